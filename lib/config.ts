@@ -1,0 +1,100 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * All configuration, read and validated once from the environment. Every variable is listed in the
+ * README's configuration table; nothing else in the code reads process.env for settings.
+ */
+const bool = z
+  .enum(["true", "false", "1", "0", ""])
+  .transform((v) => v === "true" || v === "1");
+
+const int = (min = 0) => z.coerce.number().int().min(min);
+
+const envSchema = z.object({
+  PORT: int(0).max(65535).default(3000),
+  HOST: z.string().default("0.0.0.0"),
+  PUBLIC_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default(".data"),
+  DATABASE_URL: z.string().optional(),
+  SIEVE_EMBEDDED_PG_PORT: int(0).max(65535).default(0),
+  SIEVE_STORAGE_DRIVER: z.enum(["fs", "s3"]).default("fs"),
+  S3_BUCKET: z.string().optional(),
+  S3_REGION: z.string().default("us-east-1"),
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool.default(false),
+  S3_PREFIX: z.string().default(""),
+  SIEVE_ALLOW_PRIVATE_NETWORKS: bool.default(false),
+  SIEVE_RATE_LIMIT_PER_SECOND: int(0).default(100),
+  SIEVE_RATE_LIMIT_BURST: int(0).default(200),
+  SIEVE_FREE_UPLOAD_ALLOWANCE: int(0).default(100_000),
+  SIEVE_MAX_UPLOAD_BYTES: int(1).default(1024 * 1024 * 1024),
+  SIEVE_MAX_JSON_BODY_BYTES: int(1024).default(64 * 1024 * 1024),
+  SIEVE_REMOTE_FETCH_TIMEOUT_MS: int(100).default(15_000),
+  SIEVE_REMOTE_FETCH_MAX_REDIRECTS: int(0).default(5),
+  SIEVE_UPLOAD_EXPIRY_SECONDS: int(1).default(24 * 60 * 60),
+  SIEVE_IDEMPOTENCY_TTL_SECONDS: int(60).default(24 * 60 * 60),
+});
+
+export type Config = ReturnType<typeof loadConfig>;
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+    throw new Error(`Invalid configuration: ${problems}`);
+  }
+  const e = parsed.data;
+  const dataDir = path.resolve(e.DATA_DIR);
+  const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    publicUrl,
+    apiBaseUrl: `${publicUrl}/v1`,
+    cdnBaseUrl: `${publicUrl}/cdn/v1`,
+    dataDir,
+    databaseUrl: e.DATABASE_URL,
+    embeddedPgPort: e.SIEVE_EMBEDDED_PG_PORT,
+    storage: {
+      driver: e.SIEVE_STORAGE_DRIVER,
+      fsRoot: path.join(dataDir, "storage"),
+      s3: {
+        bucket: e.S3_BUCKET,
+        region: e.S3_REGION,
+        endpoint: e.S3_ENDPOINT,
+        accessKeyId: e.S3_ACCESS_KEY_ID,
+        secretAccessKey: e.S3_SECRET_ACCESS_KEY,
+        forcePathStyle: e.S3_FORCE_PATH_STYLE,
+        prefix: e.S3_PREFIX,
+      },
+    },
+    allowPrivateNetworks: e.SIEVE_ALLOW_PRIVATE_NETWORKS,
+    rateLimit: { perSecond: e.SIEVE_RATE_LIMIT_PER_SECOND, burst: e.SIEVE_RATE_LIMIT_BURST },
+    freeUploadAllowance: e.SIEVE_FREE_UPLOAD_ALLOWANCE,
+    limits: {
+      maxUploadBytes: e.SIEVE_MAX_UPLOAD_BYTES,
+      maxJsonBodyBytes: e.SIEVE_MAX_JSON_BODY_BYTES,
+      /** Direct image uploads must be smaller than this (spec: "smaller than 10 MB"). */
+      directImageBytes: 10 * 1024 * 1024,
+      /** Images up to and including this size may arrive through multipart upload. */
+      multipartImageBytes: 20 * 1024 * 1024,
+    },
+    remoteFetch: {
+      timeoutMs: e.SIEVE_REMOTE_FETCH_TIMEOUT_MS,
+      maxRedirects: e.SIEVE_REMOTE_FETCH_MAX_REDIRECTS,
+    },
+    uploadExpirySeconds: e.SIEVE_UPLOAD_EXPIRY_SECONDS,
+    idempotencyTtlSeconds: e.SIEVE_IDEMPOTENCY_TTL_SECONDS,
+  };
+}
+
+let cached: Config | undefined;
+
+/** The process-wide configuration (parsed on first use). */
+export function config(): Config {
+  cached ??= loadConfig();
+  return cached;
+}
