@@ -1,0 +1,9 @@
+import { startRawMultipartUpload } from "@/lib/assets/create";
+import { startMultipartEndpoint } from "@/lib/assets/endpoints";
+import { handle, routes } from "@/lib/http/handler";
+
+export const { GET, POST, PUT, PATCH, DELETE } = routes({
+  POST: handle(startMultipartEndpoint, ({ params, query, body, ctx }) =>
+    startRawMultipartUpload(params.projectId, query, { ...body, headers: ctx.request.headers }),
+  ),
+});

@@ -1,0 +1,132 @@
+import type { ParseArgsConfig } from "node:util";
+import { hashApiKey, createApiKey } from "@/lib/auth/api-keys";
+import { parsePermissionList } from "@/lib/auth/permissions";
+import { db } from "@/lib/db/client";
+import { createProject, listProjects } from "@/lib/projects/provision";
+import { placeSafetyHold, releaseSafetyHold } from "@/lib/assets/safety-hold";
+import { setUploadAllowance } from "@/lib/usage/allowance";
+
+type Values = Record<string, string | boolean | undefined>;
+
+export interface AdminCommand {
+  usage: string;
+  options: NonNullable<ParseArgsConfig["options"]>;
+  run(values: Values): Promise<unknown>;
+}
+
+function required(values: Values, name: string): string {
+  const value = values[name];
+  if (typeof value !== "string" || value.trim() === "") throw new Error(`--${name} is required`);
+  return value.trim();
+}
+
+function optionalInt(values: Values, name: string): number | undefined {
+  const value = values[name];
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isSafeInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer`);
+  return n;
+}
+
+async function requireProject(projectId: string) {
+  const project = await db().project.findFirst({ where: { id: projectId } }).catch(() => null);
+  if (!project) throw new Error(`Project ${projectId} not found`);
+  return project;
+}
+
+export const adminCommands: Record<string, AdminCommand> = {
+  "create-project": {
+    usage: "--name NAME [--permissions LIST] [--owner-email EMAIL]",
+    options: { name: { type: "string" }, permissions: { type: "string" }, "owner-email": { type: "string" } },
+    async run(values) {
+      const permissions = parsePermissionList(values.permissions as string | undefined);
+      const created = await createProject({
+        name: required(values, "name"),
+        permissions,
+        ownerEmail: values["owner-email"] as string | undefined,
+      });
+      return { projectId: created.projectId, apiKey: created.apiKey, permissions: created.permissions };
+    },
+  },
+  "create-key": {
+    usage: "--project ID [--permissions LIST] [--name NAME] [--expires-in-seconds N] [--rate-limit PER_SECOND]",
+    options: {
+      project: { type: "string" },
+      permissions: { type: "string" },
+      name: { type: "string" },
+      "expires-in-seconds": { type: "string" },
+      "rate-limit": { type: "string" },
+    },
+    async run(values) {
+      const project = await requireProject(required(values, "project"));
+      const expiresIn = optionalInt(values, "expires-in-seconds");
+      const key = await createApiKey({
+        projectId: project.id,
+        permissions: parsePermissionList(values.permissions as string | undefined),
+        name: (values.name as string | undefined) ?? null,
+        expiresAt: expiresIn === undefined ? null : new Date(Date.now() + expiresIn * 1000),
+        rateLimitPerSecond: optionalInt(values, "rate-limit") ?? null,
+      });
+      return { projectId: project.id, keyId: key.id, apiKey: key.apiKey, permissions: key.permissions };
+    },
+  },
+  "revoke-key": {
+    usage: "--key API_KEY | --id KEY_ID",
+    options: { key: { type: "string" }, id: { type: "string" } },
+    async run(values) {
+      const where = typeof values.key === "string" ? { keyHash: hashApiKey(values.key.trim()) } : { id: required(values, "id") };
+      const key = await db().apiKey.findFirst({ where }).catch(() => null);
+      if (!key) throw new Error("API key not found");
+      const revoked = await db().apiKey.update({ where: { id: key.id }, data: { revokedAt: key.revokedAt ?? new Date() } });
+      return { keyId: revoked.id, projectId: revoked.projectId, revokedAt: revoked.revokedAt?.getTime() ?? null };
+    },
+  },
+  "list-projects": {
+    usage: "",
+    options: {},
+    async run() {
+      return { projects: await listProjects() };
+    },
+  },
+  "list-keys": {
+    usage: "--project ID",
+    options: { project: { type: "string" } },
+    async run(values) {
+      const project = await requireProject(required(values, "project"));
+      const keys = await db().apiKey.findMany({ where: { projectId: project.id }, orderBy: { createdAt: "asc" } });
+      return {
+        keys: keys.map((k) => ({
+          keyId: k.id,
+          prefix: k.prefix,
+          name: k.name,
+          permissions: k.permissions,
+          createdAt: k.createdAt.getTime(),
+          expiresAt: k.expiresAt?.getTime() ?? null,
+          revokedAt: k.revokedAt?.getTime() ?? null,
+        })),
+      };
+    },
+  },
+  "hold-asset": {
+    usage: "--asset ID --reason TEXT",
+    options: { asset: { type: "string" }, reason: { type: "string" } },
+    async run(values) {
+      return placeSafetyHold(required(values, "asset"), { reason: required(values, "reason"), source: "admin-cli" });
+    },
+  },
+  "release-hold": {
+    usage: "--asset ID",
+    options: { asset: { type: "string" } },
+    async run(values) {
+      return releaseSafetyHold(required(values, "asset"));
+    },
+  },
+  "set-allowance": {
+    usage: "--project ID --uploads N   (the allowance of the project's owner; N empty = server default)",
+    options: { project: { type: "string" }, uploads: { type: "string" } },
+    async run(values) {
+      const project = await requireProject(required(values, "project"));
+      return setUploadAllowance(project.ownerUserId, optionalInt(values, "uploads") ?? null);
+    },
+  },
+};

@@ -1,0 +1,224 @@
+import { z } from "zod";
+import {
+  assetPageSchema,
+  assetSchema,
+  childrenQuery,
+  createAssetBody,
+  listAssetsQuery,
+  moveAssetBody,
+  multipartStartQuery,
+  partBody,
+  partQuery,
+  patchAssetBody,
+  queueQuery,
+  rawUploadQuery,
+  uuid,
+} from "@/lib/assets/schemas";
+import { defineEndpoint } from "@/lib/http/endpoint";
+import type { ErrorCode } from "@/lib/http/errors";
+
+const AUTH: ErrorCode[] = ["auth/missing-token", "auth/invalid-api-key", "auth/project-mismatch", "auth/insufficient-permissions", "rate-limit/exceeded"];
+const BAD_REQUEST: ErrorCode[] = ["request/validation-failed", "request/malformed-json", "request/body-too-large"];
+const IDEMPOTENCY: ErrorCode[] = ["idempotency/invalid-key", "idempotency/request-in-progress", "idempotency/key-reused"];
+const UPLOAD: ErrorCode[] = [
+  "upload/allowance-exhausted",
+  "upload/too-large",
+  "upload/image-requires-multipart",
+  "upload/empty-content",
+  "upload/invalid-content",
+];
+const projectParams = z.object({ projectId: uuid });
+const assetParams = z.object({ assetId: uuid });
+const idempotencyHeader = {
+  name: "Idempotency-Key",
+  required: false,
+  description: "Retries with the same key return the first response (header Idempotent-Replayed: true).",
+};
+const uploadHeaders = (kind: "content" | "part") => [
+  idempotencyHeader,
+  { name: "X-Service-Upload", required: true, description: `Must be \`${kind}\`.` },
+  { name: "Content-Type", required: true, description: "Content type of the bytes." },
+  { name: "Content-Disposition", required: false, description: "`attachment; filename=...` names the asset when `name` is absent." },
+];
+
+export const createAssetEndpoint = defineEndpoint({
+  operationId: "createAsset",
+  method: "POST",
+  path: "/projects/{projectId}/assets",
+  summary: "Create an asset (inline content, first multipart part, or remote URL)",
+  tag: "Assets",
+  auth: "apiKey",
+  permission: "assets:write",
+  params: projectParams,
+  query: queueQuery,
+  body: createAssetBody,
+  headers: [idempotencyHeader],
+  idempotent: true,
+  response: { description: "The new asset", schema: assetSchema },
+  errors: [
+    ...AUTH, ...BAD_REQUEST, ...IDEMPOTENCY, ...UPLOAD,
+    "project/not-found", "folder/not-found", "asset/duplicate-external-id",
+    "asset/url-not-allowed", "asset/url-fetch-failed", "upload/size-mismatch", "upload/part-out-of-order",
+  ],
+});
+
+export const uploadAssetEndpoint = defineEndpoint({
+  operationId: "uploadAsset",
+  method: "POST",
+  path: "/projects/{projectId}/assets/upload",
+  summary: "Upload a file as raw bytes",
+  tag: "Assets",
+  auth: "apiKey",
+  permission: "assets:write",
+  params: projectParams,
+  query: rawUploadQuery,
+  body: "raw",
+  rawContentDescription: "The file's bytes",
+  headers: uploadHeaders("content"),
+  idempotent: true,
+  response: { description: "The new asset", schema: assetSchema },
+  errors: [...AUTH, ...IDEMPOTENCY, ...UPLOAD, "request/validation-failed", "upload/missing-header", "project/not-found", "folder/not-found", "asset/duplicate-external-id"],
+});
+
+export const startMultipartEndpoint = defineEndpoint({
+  operationId: "startMultipartUpload",
+  method: "POST",
+  path: "/projects/{projectId}/assets/multipart-upload",
+  summary: "Start a multipart upload with the raw bytes of the first part",
+  tag: "Assets",
+  auth: "apiKey",
+  permission: "assets:write",
+  params: projectParams,
+  query: multipartStartQuery,
+  body: "raw",
+  rawContentDescription: "The bytes of part 1",
+  headers: uploadHeaders("part"),
+  idempotent: true,
+  response: { description: "The asset (status uploading, or pending when isFinal=true)", schema: assetSchema },
+  errors: [
+    ...AUTH, ...IDEMPOTENCY, ...UPLOAD, "request/validation-failed", "upload/missing-header", "upload/size-mismatch",
+    "upload/part-out-of-order", "project/not-found", "folder/not-found", "asset/duplicate-external-id",
+  ],
+});
+
+export const uploadPartEndpoint = defineEndpoint({
+  operationId: "uploadPart",
+  method: "POST",
+  path: "/assets/{assetId}/part",
+  summary: "Upload the next part of a multipart upload (JSON `{part}` or raw bytes)",
+  description:
+    "Send either a JSON body `{part: {<content form>, type, partNumber, isFinal}}`, or the raw bytes with " +
+    "`X-Service-Upload: part` and the query parameters `partNumber` and `isFinal`. Parts are sequential: " +
+    "partNumber must be the next part, or a re-send of an earlier one (which replaces it).",
+  tag: "Assets",
+  auth: "apiKey",
+  permission: "assets:write",
+  params: assetParams,
+  query: partQuery,
+  body: "raw",
+  rawContentDescription: "application/json `{part}` or the part's raw bytes",
+  headers: [idempotencyHeader, { name: "X-Service-Upload", required: false, description: "`part` for raw bytes" }],
+  idempotent: true,
+  response: { description: "The asset after this part (decided or pending after the final part)", schema: assetSchema },
+  errors: [
+    ...AUTH, ...BAD_REQUEST, ...IDEMPOTENCY, "asset/not-found", "upload/not-in-progress", "upload/expired",
+    "upload/part-out-of-order", "upload/size-mismatch", "upload/too-large", "upload/empty-content",
+    "upload/invalid-content", "upload/allowance-exhausted",
+  ],
+});
+export const partJsonBody = partBody;
+
+export const listAssetsEndpoint = defineEndpoint({
+  operationId: "listAssets",
+  method: "GET",
+  path: "/projects/{projectId}/assets/page",
+  summary: "Paginated asset list with an RSQL filter",
+  tag: "Assets",
+  auth: "apiKey",
+  permission: "assets:read",
+  params: projectParams,
+  query: listAssetsQuery,
+  response: { description: "A page of assets", schema: assetPageSchema },
+  errors: [...AUTH, "request/validation-failed", "project/not-found"],
+});
+
+export const getAssetEndpoint = defineEndpoint({
+  operationId: "getAsset",
+  method: "GET",
+  path: "/assets/{assetId}",
+  summary: "Get an asset",
+  tag: "Assets",
+  auth: "apiKey",
+  permission: "assets:read",
+  params: assetParams,
+  response: { description: "The asset", schema: assetSchema },
+  errors: [...AUTH, "asset/not-found"],
+});
+
+export const listChildrenEndpoint = defineEndpoint({
+  operationId: "listAssetChildren",
+  method: "GET",
+  path: "/assets/{assetId}/children",
+  summary: "List child assets (extracted from this asset)",
+  tag: "Assets",
+  auth: "apiKey",
+  permission: "assets:read",
+  params: assetParams,
+  query: childrenQuery,
+  response: { description: "A page of child assets", schema: assetPageSchema },
+  errors: [...AUTH, "request/validation-failed", "asset/not-found"],
+});
+
+export const patchAssetEndpoint = defineEndpoint({
+  operationId: "updateAsset",
+  method: "PATCH",
+  path: "/assets/{assetId}",
+  summary: "Update an asset's descriptive fields",
+  tag: "Assets",
+  auth: "apiKey",
+  permission: "assets:write",
+  params: assetParams,
+  body: patchAssetBody,
+  response: { description: "The updated asset", schema: assetSchema },
+  errors: [...AUTH, ...BAD_REQUEST, "asset/not-found", "asset/safety-held", "asset/duplicate-external-id", "asset/update-failed"],
+});
+
+export const moveAssetEndpoint = defineEndpoint({
+  operationId: "moveAsset",
+  method: "POST",
+  path: "/assets/{assetId}/move",
+  summary: "Move an asset into a folder or to the root",
+  tag: "Assets",
+  auth: "apiKey",
+  permission: "assets:write",
+  params: assetParams,
+  body: moveAssetBody,
+  response: { description: "The moved asset", schema: assetSchema },
+  errors: [...AUTH, ...BAD_REQUEST, "asset/not-found", "folder/not-found", "asset/safety-held", "asset/update-failed"],
+});
+
+export const deleteContentEndpoint = defineEndpoint({
+  operationId: "deleteAssetContent",
+  method: "DELETE",
+  path: "/assets/{assetId}/content",
+  summary: "Remove stored content, including children's derived content; records and reports remain",
+  tag: "Assets",
+  auth: "apiKey",
+  permission: "assets:write",
+  params: assetParams,
+  response: { description: "The asset with storageId null and storageDeletedAt set", schema: assetSchema },
+  errors: [...AUTH, "asset/not-found", "asset/safety-held", "asset/invalid-state"],
+});
+
+export const deleteAssetEndpoint = defineEndpoint({
+  operationId: "deleteAsset",
+  method: "DELETE",
+  path: "/assets/{assetId}",
+  summary: "Delete an asset, its children and their stored content",
+  tag: "Assets",
+  auth: "apiKey",
+  permission: "assets:write",
+  params: assetParams,
+  response: { description: "Empty object", schema: z.object({}).strict() },
+  errors: [...AUTH, "asset/not-found", "asset/safety-held"],
+});

@@ -1,0 +1,184 @@
+import { randomUUID } from "node:crypto";
+import type { Readable } from "node:stream";
+import { detectContent, describeImage, type AssetType } from "@/lib/assets/content-type";
+import { mapUniqueViolation, requireProjectOwner } from "@/lib/assets/lookup";
+import { collectStream, peekStream } from "@/lib/assets/peek";
+import type { AssetCommonFields } from "@/lib/assets/schemas";
+import { assetSnapshot, apiAssetType, dbAssetType } from "@/lib/assets/serialize";
+import { assetContentKey } from "@/lib/assets/storage-keys";
+import { config } from "@/lib/config";
+import { db } from "@/lib/db/client";
+import type { Asset as AssetRow, Prisma } from "@/lib/db/generated/client";
+import { recordEvent } from "@/lib/events/record";
+import { requireFolderInProject } from "@/lib/folders/lookup";
+import { ApiError } from "@/lib/http/errors";
+import { storage } from "@/lib/storage";
+import { assertUploadAllowed, consumeUpload } from "@/lib/usage/allowance";
+
+/** What the caller knows about a new asset before its bytes are read. */
+export interface AssetDraft {
+  projectId: string;
+  fields: AssetCommonFields;
+  /** `queue` of the request: true = classify in the background. */
+  queued: boolean;
+  sourceUrl?: string | null;
+}
+
+export interface ContentInput {
+  source: Buffer | Readable;
+  declaredType: string | null;
+  fileName?: string | null;
+}
+
+const HEAD_BYTES = 4100;
+
+/** Checks that need no bytes: the project, its allowance, the folder. Run before reading content. */
+export async function checkDraft(draft: AssetDraft): Promise<{ ownerUserId: string }> {
+  const project = await requireProjectOwner(draft.projectId);
+  if (draft.fields.folderId) await requireFolderInProject(draft.projectId, draft.fields.folderId);
+  if (draft.fields.externalId) {
+    const clash = await db().asset.findFirst({
+      where: { projectId: draft.projectId, externalId: draft.fields.externalId },
+      select: { id: true },
+    });
+    if (clash) throw new ApiError("asset/duplicate-external-id");
+  }
+  await assertUploadAllowed(project.id, project.ownerUserId);
+  return { ownerUserId: project.ownerUserId };
+}
+
+export function sizeLimitError(type: AssetType, size: number | null): ApiError | null {
+  const { directImageBytes, multipartImageBytes, maxUploadBytes } = config().limits;
+  if (size === null) return null;
+  if (type === "image" && size >= directImageBytes) {
+    return size <= multipartImageBytes
+      ? new ApiError("upload/image-requires-multipart")
+      : new ApiError("upload/too-large", `Images larger than ${multipartImageBytes} bytes are not accepted.`);
+  }
+  if (size > maxUploadBytes) return new ApiError("upload/too-large", `Content larger than ${maxUploadBytes} bytes is not accepted.`);
+  return null;
+}
+
+/** Creates an asset from a single piece of content (inline, raw bytes or a fetched URL). */
+export async function createAssetFromContent(draft: AssetDraft, content: ContentInput): Promise<AssetRow> {
+  const { ownerUserId } = await checkDraft(draft);
+  const { head, body } = await readHead(content.source);
+  const detected = await detectContent(head, content.declaredType, content.fileName);
+  const limitError = sizeLimitError(detected.type, Buffer.isBuffer(body) ? body.length : null);
+  if (limitError) throw limitError;
+
+  const { directImageBytes, maxUploadBytes } = config().limits;
+  // Images are small enough to hold in memory, and sharp needs the whole file for imageData.
+  const payload =
+    detected.type === "image" && !Buffer.isBuffer(body)
+      ? await collectStream(body, directImageBytes - 1, () => new ApiError("upload/image-requires-multipart"))
+      : body;
+  const assetId = randomUUID();
+  const key = assetContentKey(draft.projectId, assetId);
+  const stored = await storage().put(key, payload, { contentType: detected.mime, maxBytes: maxUploadBytes });
+  if (stored.sizeInBytes === 0) {
+    await storage().delete(key);
+    throw new ApiError("upload/empty-content");
+  }
+  const imageData = detected.type === "image" && Buffer.isBuffer(payload) ? await describeImage(payload) : null;
+
+  try {
+    return await db().$transaction((tx) =>
+      insertUploadedAsset(tx, draft, ownerUserId, {
+        id: assetId,
+        type: detected.type,
+        fileFormat: detected.mime,
+        fileExtension: detected.extension,
+        sizeInBytes: BigInt(stored.sizeInBytes),
+        checksums: { sha256: stored.sha256, md5: stored.md5 },
+        imageData: imageData ? { ...imageData } : undefined,
+        storageId: key,
+      }),
+    );
+  } catch (error) {
+    await storage().delete(key).catch(() => undefined);
+    throw mapUniqueViolation(error);
+  }
+}
+
+async function readHead(source: Buffer | Readable): Promise<{ head: Buffer; body: Buffer | Readable }> {
+  if (Buffer.isBuffer(source)) {
+    if (source.length === 0) throw new ApiError("upload/empty-content");
+    return { head: source.subarray(0, HEAD_BYTES), body: source };
+  }
+  const { head, stream } = await peekStream(source, HEAD_BYTES);
+  if (head.length === 0) throw new ApiError("upload/empty-content");
+  return { head, body: stream };
+}
+
+export interface StoredContentFacts {
+  id: string;
+  type: AssetType;
+  fileFormat: string;
+  fileExtension: string | null;
+  sizeInBytes: bigint;
+  checksums: { sha256: string; md5: string };
+  imageData?: Prisma.InputJsonObject;
+  storageId: string;
+  uploadPartsReceived?: number;
+}
+
+/** The columns a new asset takes from its draft (the request's fields). */
+export function draftColumns(draft: AssetDraft) {
+  const f = draft.fields;
+  return {
+    projectId: draft.projectId,
+    name: f.name,
+    description: f.description ?? null,
+    visibility: f.visibility ?? null,
+    metadata: f.metadata ?? undefined,
+    externalId: f.externalId ?? null,
+    externalUrl: f.externalUrl ?? null,
+    folderId: f.folderId ?? null,
+    processingOptions: f.processingOptions ?? undefined,
+    sourceUrl: draft.sourceUrl ?? null,
+    queued: draft.queued,
+  };
+}
+
+/** The row and its `asset.uploaded` event, counted against the owner's allowance, in one transaction. */
+export async function insertUploadedAsset(
+  tx: Prisma.TransactionClient,
+  draft: AssetDraft,
+  ownerUserId: string,
+  facts: StoredContentFacts,
+): Promise<AssetRow> {
+  await consumeUpload(tx, draft.projectId, ownerUserId);
+  const row = await tx.asset.create({
+    data: {
+      ...draftColumns(draft),
+      id: facts.id,
+      status: "pending",
+      type: dbAssetType(facts.type),
+      fileFormat: facts.fileFormat,
+      fileExtension: facts.fileExtension,
+      sizeInBytes: facts.sizeInBytes,
+      checksums: facts.checksums,
+      imageData: facts.imageData,
+      storageId: facts.storageId,
+      uploadPartsReceived: facts.uploadPartsReceived ?? null,
+    },
+  });
+  await recordUploadedEvent(tx, row);
+  return row;
+}
+
+export async function recordUploadedEvent(tx: Prisma.TransactionClient, row: AssetRow): Promise<void> {
+  await recordEvent(tx, {
+    projectId: row.projectId,
+    type: "asset.uploaded",
+    title: `Asset uploaded: ${row.name}`,
+    userId: row.userId,
+    asset: assetSnapshot(row),
+    facts: [
+      { key: "asset-name", value: row.name },
+      { key: "asset-type", value: apiAssetType(row.type) },
+      { key: "file-format", value: row.fileFormat },
+    ],
+  });
+}

@@ -1,0 +1,19 @@
+/** API key permissions. A key grants exactly the permissions chosen when it was created. */
+export const PERMISSIONS = ["assets:read", "assets:write", "assets:download", "lenses:write", "events:read"] as const;
+
+export type Permission = (typeof PERMISSIONS)[number];
+
+export function isPermission(value: string): value is Permission {
+  return (PERMISSIONS as readonly string[]).includes(value);
+}
+
+/** Parses a comma-separated permission list; throws on unknown names so typos never grant less silently. */
+export function parsePermissionList(list: string | undefined): Permission[] {
+  if (list === undefined || list.trim() === "" || list.trim() === "all") return [...PERMISSIONS];
+  const names = list.split(",").map((p) => p.trim()).filter(Boolean);
+  const unknown = names.filter((n) => !isPermission(n));
+  if (unknown.length > 0) {
+    throw new Error(`Unknown permission(s): ${unknown.join(", ")}. Valid: ${PERMISSIONS.join(", ")}`);
+  }
+  return [...new Set(names as Permission[])];
+}

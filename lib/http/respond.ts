@@ -1,0 +1,21 @@
+import { ApiError, ERROR_CODES, type ErrorCode } from "@/lib/http/errors";
+
+export const REQUEST_ID_HEADER = "X-Request-Id";
+
+/** The spec's error body `{message, code, traceId}`; nothing else leaks (no stack traces). */
+export function errorResponse(error: ApiError, requestId: string): Response {
+  return Response.json(
+    { message: error.message, code: error.code, traceId: requestId },
+    { status: error.status, headers: { ...error.headers, [REQUEST_ID_HEADER]: requestId } },
+  );
+}
+
+export function errorResponseFor(code: ErrorCode, requestId: string, message?: string): Response {
+  return errorResponse(new ApiError(code, message ?? ERROR_CODES[code].message), requestId);
+}
+
+/** JSON with BigInt values written as numbers (sizes stay below 2^53 by validation). */
+export function jsonResponse(data: unknown, status: number, headers: Record<string, string>): Response {
+  const body = JSON.stringify(data, (_key, value: unknown) => (typeof value === "bigint" ? Number(value) : value));
+  return new Response(body, { status, headers: { "Content-Type": "application/json", ...headers } });
+}

@@ -1,0 +1,264 @@
+import dns from "node:dns/promises";
+import http, { type IncomingMessage } from "node:http";
+import https from "node:https";
+import type { LookupAddress } from "node:dns";
+import type { LookupFunction } from "node:net";
+import type { Readable } from "node:stream";
+import { ApiError, isApiError } from "@/lib/http/errors";
+import { checkAddress, hostLiteral, type AddressChecker } from "./address-policy";
+import { fetchFailed, LimitedBody } from "./limited-body";
+
+/**
+ * SSRF-safe HTTP(S) GET for user-supplied URLs (remote-URL assets, webhook targets, captures).
+ *
+ * - Only http: and https:. URLs with credentials (`user:pass@host`) are refused: we would otherwise
+ *   send Basic auth on the user's behalf and keep a secret in the asset's source URL and our logs,
+ *   and `https://trusted.example@evil.example/` is a classic phishing/allow-list confusion.
+ * - The host is resolved once per hop and EVERY address is checked (address-policy.ts); one bad
+ *   address refuses the whole URL. The socket then connects only to those checked addresses (a
+ *   custom `lookup`), so a DNS-rebinding second answer is never used. SNI, certificate check and
+ *   Host header keep the original hostname.
+ * - Redirects (301/302/303/307/308) are followed by hand, up to `maxRedirects`, each target
+ *   re-parsed and re-checked; a URL seen twice is reported as a redirect loop. Authorization,
+ *   Cookie and Proxy-Authorization headers are dropped when a redirect changes origin.
+ * - Timeouts: `timeoutMs` bounds everything up to the final response's headers (DNS, connect, TLS,
+ *   every redirect hop). After that the body has an idle deadline of `timeoutMs` between chunks
+ *   (see LimitedBody) but no total deadline, so large slow-but-alive downloads can finish.
+ * - Size: Content-Length above `maxBytes` fails before reading; the body stream fails with
+ *   `upload/too-large` once more than `maxBytes` bytes arrive. We ask for `identity` encoding, so
+ *   bytes counted are bytes stored.
+ */
+
+export interface SafeFetchOptions {
+  allowPrivateNetworks: boolean;
+  timeoutMs: number;
+  maxRedirects: number;
+  maxBytes: number;
+  headers?: Record<string, string>;
+  method?: "GET";
+}
+
+export interface SafeFetchResult {
+  /** The final URL, after redirects. */
+  url: string;
+  status: number;
+  /** Lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  contentType: string | null;
+  /** Errors with ApiError upload/too-large past maxBytes, url-fetch-failed on stall or reset. */
+  body: Readable;
+  contentLength: number | null;
+}
+
+/** Resolves a hostname to every address it has. Injectable for tests. */
+export type Resolver = (hostname: string) => Promise<string[]>;
+
+export interface SafeFetchDeps {
+  resolve: Resolver;
+  checkAddress: AddressChecker;
+}
+
+export type SafeFetch = (url: string, opts: SafeFetchOptions) => Promise<SafeFetchResult>;
+
+const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization"];
+const USER_AGENT = "Sieve/0.1 (remote fetch)";
+
+const systemResolver: Resolver = async (hostname) =>
+  (await dns.lookup(hostname, { all: true })).map((a) => a.address);
+
+export function createSafeFetch(deps: Partial<SafeFetchDeps> = {}): SafeFetch {
+  const resolve = deps.resolve ?? systemResolver;
+  const check = deps.checkAddress ?? checkAddress;
+
+  return async function safeFetch(rawUrl, opts) {
+    let url = parseTarget(rawUrl);
+    let headers = baseHeaders(opts.headers);
+    const seen = new Set([url.href]);
+    const controller = new AbortController();
+    const timeout = fetchFailed(`timed out after ${opts.timeoutMs} ms without a complete response`);
+    const timer = setTimeout(() => controller.abort(timeout), opts.timeoutMs);
+
+    try {
+      for (let redirects = 0; ; redirects++) {
+        const addresses = await raceAbort(resolveChecked(url, opts.allowPrivateNetworks, resolve, check), controller.signal);
+        const res = await send(url, addresses, headers, controller.signal);
+        const status = res.statusCode ?? 0;
+        const location = res.headers.location;
+
+        if (REDIRECT_STATUSES.has(status) && location) {
+          res.destroy();
+          if (redirects >= opts.maxRedirects) throw fetchFailed(`too many redirects (the limit is ${opts.maxRedirects})`);
+          const next = parseRedirect(location, url);
+          if (seen.has(next.href)) throw fetchFailed(`redirect loop at ${next.href}`);
+          seen.add(next.href);
+          if (next.origin !== url.origin) headers = withoutCredentials(headers);
+          url = next;
+          continue;
+        }
+        if (status < 200 || status > 299) {
+          res.destroy();
+          throw fetchFailed(`the server answered HTTP ${status}`);
+        }
+        const contentLength = parseContentLength(res.headers["content-length"]);
+        if (contentLength !== null && contentLength > opts.maxBytes) {
+          res.destroy();
+          throw new ApiError(
+            "upload/too-large",
+            `The remote content is ${contentLength} bytes; the limit is ${opts.maxBytes} bytes.`,
+          );
+        }
+        return {
+          url: url.href,
+          status,
+          headers: flattenHeaders(res.headers),
+          contentType: res.headers["content-type"] ?? null,
+          body: new LimitedBody(res, opts.maxBytes, opts.timeoutMs),
+          contentLength,
+        };
+      }
+    } catch (error) {
+      if (controller.signal.aborted) throw timeout;
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+}
+
+/** The production instance: system DNS, default address policy. */
+export const safeFetch: SafeFetch = createSafeFetch();
+
+function parseTarget(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ApiError("asset/url-not-allowed", "The URL is not a valid absolute URL.");
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    throw new ApiError("asset/url-not-allowed", `Only http and https URLs can be fetched, not ${url.protocol}.`);
+  }
+  if (url.username || url.password) {
+    throw new ApiError("asset/url-not-allowed", "URLs with credentials (user:password@host) are not allowed.");
+  }
+  if (!url.hostname) throw new ApiError("asset/url-not-allowed", "The URL has no host.");
+  return url;
+}
+
+function parseRedirect(location: string, base: URL): URL {
+  let next: string;
+  try {
+    next = new URL(location, base).href;
+  } catch {
+    throw fetchFailed(`the server redirected to an invalid URL (${location.slice(0, 200)})`);
+  }
+  return parseTarget(next);
+}
+
+async function resolveChecked(
+  url: URL,
+  allowPrivateNetworks: boolean,
+  resolve: Resolver,
+  check: AddressChecker,
+): Promise<LookupAddress[]> {
+  const { host, isIp } = hostLiteral(url);
+  let addresses: string[];
+  if (isIp) {
+    addresses = [host];
+  } else {
+    try {
+      addresses = await resolve(host);
+    } catch (error) {
+      throw fetchFailed(`the host ${host} could not be resolved (${errorCode(error)})`);
+    }
+    if (addresses.length === 0) throw fetchFailed(`the host ${host} has no addresses`);
+  }
+  for (const address of addresses) {
+    const verdict = check(address, allowPrivateNetworks);
+    if (verdict.allowed) continue;
+    // For names, say what kind of address but not which one: the API must not become an oracle
+    // for the internal DNS (db.internal -> 10.0.3.4). A literal is the caller's own input.
+    const why = isIp ? verdict.reason : `it resolves to a ${verdict.label} address, which is not allowed`;
+    throw new ApiError("asset/url-not-allowed", `Refusing to fetch ${url.hostname}: ${why}.`);
+  }
+  return addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
+}
+
+function send(url: URL, addresses: LookupAddress[], headers: Record<string, string>, signal: AbortSignal) {
+  const { host } = hostLiteral(url);
+  const first = addresses[0]!; // resolveChecked never returns an empty list
+  // Hands the pre-checked addresses to the socket instead of asking DNS again (rebinding).
+  const lookup: LookupFunction = (_hostname, options, callback) => {
+    if (options.all) callback(null, addresses);
+    else callback(null, first.address, first.family);
+  };
+  const client = url.protocol === "https:" ? https : http;
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const req = client.request(
+      {
+        protocol: url.protocol,
+        hostname: host,
+        port: url.port || undefined,
+        path: `${url.pathname}${url.search}`,
+        method: "GET",
+        headers: { ...headers, host: url.host },
+        lookup,
+        agent: false, // a fresh connection per hop: no pooled socket to some earlier address
+        signal,
+      },
+      resolve,
+    );
+    req.on("error", (error) => {
+      reject(isApiError(error) ? error : fetchFailed(`could not connect to ${url.host} (${errorCode(error)})`));
+    });
+    req.end();
+  });
+}
+
+function baseHeaders(extra: Record<string, string> | undefined): Record<string, string> {
+  const headers: Record<string, string> = {
+    "user-agent": USER_AGENT,
+    accept: "*/*",
+    "accept-encoding": "identity",
+    connection: "close",
+  };
+  for (const [name, value] of Object.entries(extra ?? {})) {
+    const key = name.toLowerCase();
+    if (key !== "host" && key !== "connection") headers[key] = value;
+  }
+  return headers;
+}
+
+function withoutCredentials(headers: Record<string, string>): Record<string, string> {
+  const copy = { ...headers };
+  for (const name of CREDENTIAL_HEADERS) delete copy[name];
+  return copy;
+}
+
+function flattenHeaders(headers: http.IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value !== undefined) out[name] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}
+
+function parseContentLength(value: string | undefined): number | null {
+  return value !== undefined && /^\d{1,15}$/.test(value.trim()) ? Number(value.trim()) : null;
+}
+
+/** Rejects with the signal's reason when it aborts first (dns.lookup itself cannot be cancelled). */
+function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function errorCode(error: unknown): string {
+  if (error && typeof error === "object" && "code" in error && typeof error.code === "string") return error.code;
+  return error instanceof Error ? error.message : String(error);
+}

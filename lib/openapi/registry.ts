@@ -1,0 +1,54 @@
+import {
+  createAssetEndpoint,
+  deleteAssetEndpoint,
+  deleteContentEndpoint,
+  getAssetEndpoint,
+  listAssetsEndpoint,
+  listChildrenEndpoint,
+  moveAssetEndpoint,
+  patchAssetEndpoint,
+  startMultipartEndpoint,
+  uploadAssetEndpoint,
+  uploadPartEndpoint,
+} from "@/lib/assets/endpoints";
+import {
+  createFolderEndpoint,
+  deleteFolderEndpoint,
+  getFolderEndpoint,
+  listFoldersEndpoint,
+  moveFolderEndpoint,
+  renameFolderEndpoint,
+} from "@/lib/folders/endpoints";
+import type { EndpointSpec } from "@/lib/http/endpoint";
+import { healthCheckEndpoint, openApiEndpoint } from "@/lib/http/system-endpoints";
+
+/**
+ * Every API operation, in the order the OpenAPI document lists them. A new endpoint module's
+ * `*Endpoint` exports go here; lib/openapi/document.test.ts fails when an exported `*Endpoint` or a
+ * route handler (app/v1/**\/route.ts) has no entry.
+ */
+export const API_ENDPOINTS: EndpointSpec[] = [
+  // System
+  healthCheckEndpoint,
+  openApiEndpoint,
+  // Assets (lib/assets/endpoints.ts)
+  createAssetEndpoint,
+  uploadAssetEndpoint,
+  startMultipartEndpoint,
+  uploadPartEndpoint,
+  listAssetsEndpoint,
+  getAssetEndpoint,
+  listChildrenEndpoint,
+  patchAssetEndpoint,
+  moveAssetEndpoint,
+  deleteContentEndpoint,
+  deleteAssetEndpoint,
+  // Folders (lib/folders/endpoints.ts)
+  listFoldersEndpoint,
+  createFolderEndpoint,
+  getFolderEndpoint,
+  renameFolderEndpoint,
+  deleteFolderEndpoint,
+  moveFolderEndpoint,
+  // Lenses, signed URLs, events, search, retry, batch: add their *Endpoint exports here.
+];

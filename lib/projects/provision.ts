@@ -1,0 +1,51 @@
+import { randomUUID } from "node:crypto";
+import { createApiKey } from "@/lib/auth/api-keys";
+import type { Permission } from "@/lib/auth/permissions";
+import { db } from "@/lib/db/client";
+
+/**
+ * Creates a project with its owner and a first API key. Operators use it through the admin CLI;
+ * the server uses it for the demo project on first start.
+ */
+export async function createProject(input: {
+  name: string;
+  permissions: Permission[];
+  ownerEmail?: string;
+  ownerName?: string;
+}): Promise<{ projectId: string; apiKey: string; permissions: Permission[]; ownerUserId: string }> {
+  const email = (input.ownerEmail ?? `owner-${randomUUID()}@sieve.local`).toLowerCase();
+  const owner = await db().user.upsert({
+    where: { email },
+    create: { email, name: input.ownerName ?? null },
+    update: {},
+  });
+  const project = await db().project.create({
+    data: {
+      name: input.name,
+      ownerUserId: owner.id,
+      members: { create: { userId: owner.id, role: "admin" } },
+    },
+  });
+  const key = await createApiKey({ projectId: project.id, permissions: input.permissions, name: "default" });
+  return { projectId: project.id, apiKey: key.apiKey, permissions: key.permissions, ownerUserId: owner.id };
+}
+
+export async function listProjects() {
+  const projects = await db().project.findMany({
+    orderBy: { createdAt: "asc" },
+    include: { owner: { select: { id: true, email: true } }, _count: { select: { assets: true, apiKeys: true } } },
+  });
+  return projects.map((p) => ({
+    projectId: p.id,
+    name: p.name,
+    ownerUserId: p.owner.id,
+    ownerEmail: p.owner.email,
+    assets: p._count.assets,
+    apiKeys: p._count.apiKeys,
+    createdAt: p.createdAt.getTime(),
+  }));
+}
+
+export async function countProjects(): Promise<number> {
+  return db().project.count();
+}

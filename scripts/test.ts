@@ -1,0 +1,63 @@
+/**
+ * `npm test`: typecheck, lint, unit tests, production build, HTTP tests against a real server on an
+ * embedded PostgreSQL. Prints a final `N passed, N failed` line (counted from vitest's JSON reports
+ * plus one per static check) and exits non-zero on any failure.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+
+const root = process.cwd();
+const reports = path.join(root, "reports");
+mkdirSync(reports, { recursive: true });
+const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
+
+let passed = 0;
+let failed = 0;
+const failures: string[] = [];
+
+function step(name: string, command: string, args: string[], env: Record<string, string> = {}): boolean {
+  console.log(`\n=== ${name} ===`);
+  const result = spawnSync(command, args, { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env } });
+  return result.status === 0;
+}
+
+function check(name: string, command: string, args: string[]) {
+  if (step(name, command, args)) passed++;
+  else {
+    failed++;
+    failures.push(name);
+  }
+}
+
+function vitest(project: string) {
+  const report = path.join(reports, `vitest-${project}.json`);
+  const ok = step(`vitest ${project}`, bin("vitest"), ["run", "--project", project], { VITEST_JSON_REPORT: report });
+  if (!existsSync(report)) {
+    failed++;
+    failures.push(`vitest ${project} (no report)`);
+    return;
+  }
+  const summary = JSON.parse(readFileSync(report, "utf8")) as { numPassedTests: number; numFailedTests: number; numTotalTestSuites: number; numFailedTestSuites: number };
+  passed += summary.numPassedTests;
+  failed += summary.numFailedTests;
+  if (summary.numFailedTests > 0 || !ok) failures.push(`vitest ${project}`);
+  if (!ok && summary.numFailedTests === 0) failed++; // a suite that failed to load counts too
+}
+
+const only = process.argv.slice(2);
+const wants = (name: string) => only.length === 0 || only.includes(name);
+
+if (wants("typecheck")) check("typecheck", bin("tsc"), ["--noEmit", "-p", "."]);
+if (wants("lint")) check("lint", bin("eslint"), ["--max-warnings=0", "."]);
+if (wants("unit")) vitest("unit");
+if (wants("http")) {
+  if (step("next build", bin("next"), ["build"])) vitest("http");
+  else {
+    failed++;
+    failures.push("next build");
+  }
+}
+
+console.log(`\n${failures.length ? `Failed: ${failures.join(", ")}\n` : ""}${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

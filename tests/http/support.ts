@@ -1,0 +1,93 @@
+import { inject } from "vitest";
+import type { Permission } from "@/lib/auth/permissions";
+import { PERMISSIONS } from "@/lib/auth/permissions";
+
+/** Helpers for HTTP-level tests: provisioning through the library the admin CLI uses, and a tiny client. */
+export const baseUrl = inject("baseUrl");
+process.env.DATABASE_URL = inject("databaseUrl");
+process.env.DATA_DIR = inject("dataDir");
+
+export interface TestProject {
+  projectId: string;
+  apiKey: string;
+  ownerUserId: string;
+  client: ApiClient;
+}
+
+export async function newProject(permissions: Permission[] = [...PERMISSIONS], name = "test project"): Promise<TestProject> {
+  const { createProject } = await import("@/lib/projects/provision");
+  const created = await createProject({ name, permissions });
+  return { ...created, client: new ApiClient(created.apiKey) };
+}
+
+export async function newKey(projectId: string, permissions: Permission[], extra: { rateLimitPerSecond?: number; expiresAt?: Date } = {}) {
+  const { createApiKey } = await import("@/lib/auth/api-keys");
+  const key = await createApiKey({ projectId, permissions, ...extra });
+  return { ...key, client: new ApiClient(key.apiKey) };
+}
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export class ApiClient {
+  constructor(readonly apiKey: string | null) {}
+
+  async request<T = any>(
+    method: string,
+    path: string,
+    options: { json?: unknown; body?: BodyInit | Buffer; headers?: Record<string, string> } = {},
+  ): Promise<ApiResponse<T>> {
+    const headers: Record<string, string> = { ...(this.apiKey ? { "X-Api-Key": this.apiKey } : {}), ...options.headers };
+    let body: BodyInit | undefined;
+    if (options.json !== undefined) {
+      headers["Content-Type"] ??= "application/json";
+      body = JSON.stringify(options.json);
+    } else if (options.body !== undefined) {
+      body = options.body as BodyInit;
+    }
+    const response = await fetch(`${baseUrl}/v1${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // plain text bodies stay text
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  }
+
+  get<T = any>(path: string, headers?: Record<string, string>) {
+    return this.request<T>("GET", path, { headers });
+  }
+  post<T = any>(path: string, json?: unknown, headers?: Record<string, string>) {
+    return this.request<T>("POST", path, { json, headers });
+  }
+  patch<T = any>(path: string, json?: unknown, headers?: Record<string, string>) {
+    return this.request<T>("PATCH", path, { json, headers });
+  }
+  delete<T = any>(path: string, headers?: Record<string, string>) {
+    return this.request<T>("DELETE", path, { headers });
+  }
+}
+
+/** Asserts the spec's error body and returns it. */
+export function expectError(response: ApiResponse, status: number, code: string) {
+  const detail = `${response.status} ${response.text}`;
+  if (response.status !== status) throw new Error(`expected ${status} ${code}, got ${detail}`);
+  const body = response.body as { message?: unknown; code?: unknown; traceId?: unknown };
+  if (body?.code !== code) throw new Error(`expected code ${code}, got ${detail}`);
+  if (typeof body.message !== "string" || body.message.length === 0) throw new Error(`missing message: ${detail}`);
+  if (body.traceId !== response.headers.get("x-request-id")) throw new Error(`traceId must equal X-Request-Id: ${detail}`);
+  if (Object.keys(body).sort().join(",") !== "code,message,traceId") throw new Error(`extra fields in error body: ${detail}`);
+  return body;
+}
+
+/** A small valid PNG (generated with sharp in the test process). */
+export async function pngBytes(width = 8, height = 8): Promise<Buffer> {
+  const sharp = (await import("sharp")).default;
+  return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
+}
