@@ -17,6 +17,7 @@ const envSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   DATA_DIR: z.string().default(".data"),
   DATABASE_URL: z.string().optional(),
+  DATABASE_POOL_SIZE: int(1).default(10),
   SIEVE_EMBEDDED_PG_PORT: int(0).max(65535).default(0),
   SIEVE_STORAGE_DRIVER: z.enum(["fs", "s3"]).default("fs"),
   S3_BUCKET: z.string().optional(),
@@ -36,6 +37,7 @@ const envSchema = z.object({
   SIEVE_REMOTE_FETCH_MAX_REDIRECTS: int(0).default(5),
   SIEVE_UPLOAD_EXPIRY_SECONDS: int(1).default(24 * 60 * 60),
   SIEVE_IDEMPOTENCY_TTL_SECONDS: int(60).default(24 * 60 * 60),
+  SIEVE_DEV: bool.default(false),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -57,6 +59,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     cdnBaseUrl: `${publicUrl}/cdn/v1`,
     dataDir,
     databaseUrl: e.DATABASE_URL,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     embeddedPgPort: e.SIEVE_EMBEDDED_PG_PORT,
     storage: {
       driver: e.SIEVE_STORAGE_DRIVER,
@@ -88,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     },
     uploadExpirySeconds: e.SIEVE_UPLOAD_EXPIRY_SECONDS,
     idempotencyTtlSeconds: e.SIEVE_IDEMPOTENCY_TTL_SECONDS,
+    dev: e.SIEVE_DEV,
   };
 }
 

@@ -20,9 +20,15 @@ import { parseOrThrow } from "@/lib/http/validation";
 
 /** Entry points of the create/upload endpoints: they turn requests into drafts and content. */
 
-export async function createAsset(projectId: string, body: CreateAssetBody, queued: boolean): Promise<ApiAsset> {
+/** The project an upload goes into, with the owner whose allowance it counts against. */
+export interface UploadTarget {
+  projectId: string;
+  ownerUserId: string;
+}
+
+export async function createAsset(target: UploadTarget, body: CreateAssetBody, queued: boolean): Promise<ApiAsset> {
   const { content, part, url, sizeInBytes, totalSizeInBytes, ...fields } = body;
-  const draft: AssetDraft = { projectId, fields, queued };
+  const draft: AssetDraft = { ...target, fields, queued };
   let row: AssetRow;
   if (content) {
     row = await createAssetFromContent(draft, { source: decodeInlineContent(content), declaredType: content.type, fileName: body.name });
@@ -44,9 +50,9 @@ export interface RawRequest {
   headers: Headers;
 }
 
-export async function uploadRawAsset(projectId: string, query: RawUploadQuery, raw: RawRequest): Promise<ApiAsset> {
+export async function uploadRawAsset(target: UploadTarget, query: RawUploadQuery, raw: RawRequest): Promise<ApiAsset> {
   const declaredType = requireUploadHeaders(raw, "content");
-  const row = await createAssetFromContent(rawDraft(projectId, query, raw.headers), {
+  const row = await createAssetFromContent(rawDraft(target, query, raw.headers), {
     source: raw.stream,
     declaredType,
     fileName: fileNameOf(raw.headers),
@@ -54,10 +60,10 @@ export async function uploadRawAsset(projectId: string, query: RawUploadQuery, r
   return serializeAsset(row);
 }
 
-export async function startRawMultipartUpload(projectId: string, query: MultipartStartQuery, raw: RawRequest): Promise<ApiAsset> {
+export async function startRawMultipartUpload(target: UploadTarget, query: MultipartStartQuery, raw: RawRequest): Promise<ApiAsset> {
   const declaredType = requireUploadHeaders(raw, "part");
   const row = await startMultipartUpload(
-    rawDraft(projectId, query, raw.headers),
+    rawDraft(target, query, raw.headers),
     { source: raw.stream, declaredType, partNumber: query.partNumber, isFinal: query.isFinal ?? false },
     query.totalSizeInBytes,
   );
@@ -93,7 +99,7 @@ function requireUploadHeaders(raw: RawRequest, kind: "content" | "part"): string
   return raw.contentType;
 }
 
-function rawDraft(projectId: string, query: RawUploadQuery, headers: Headers): AssetDraft {
+function rawDraft(target: UploadTarget, query: RawUploadQuery, headers: Headers): AssetDraft {
   const processingOptions: ProcessingOptions =
     query.keepContentAfterProcessing === undefined && query.flaggedContentPolicy === undefined && query.ocrEnabled === undefined
       ? null
@@ -103,7 +109,7 @@ function rawDraft(projectId: string, query: RawUploadQuery, headers: Headers): A
           ...(query.ocrEnabled !== undefined && { image: { ocrEnabled: query.ocrEnabled } }),
         };
   return {
-    projectId,
+    ...target,
     queued: query.queue ?? false,
     fields: {
       name: query.name ?? fileNameOf(headers) ?? "upload",

@@ -14,12 +14,9 @@ import {
   rawUploadQuery,
   uuid,
 } from "@/lib/assets/schemas";
-import { defineEndpoint } from "@/lib/http/endpoint";
+import { AUTH_ERRORS, IDEMPOTENCY_ERRORS, JSON_BODY_ERRORS, defineEndpoint } from "@/lib/http/endpoint";
 import type { ErrorCode } from "@/lib/http/errors";
 
-const AUTH: ErrorCode[] = ["auth/missing-token", "auth/invalid-api-key", "auth/project-mismatch", "auth/insufficient-permissions", "rate-limit/exceeded"];
-const BAD_REQUEST: ErrorCode[] = ["request/validation-failed", "request/malformed-json", "request/body-too-large"];
-const IDEMPOTENCY: ErrorCode[] = ["idempotency/invalid-key", "idempotency/request-in-progress", "idempotency/key-reused"];
 const UPLOAD: ErrorCode[] = [
   "upload/allowance-exhausted",
   "upload/too-large",
@@ -56,7 +53,7 @@ export const createAssetEndpoint = defineEndpoint({
   idempotent: true,
   response: { description: "The new asset", schema: assetSchema },
   errors: [
-    ...AUTH, ...BAD_REQUEST, ...IDEMPOTENCY, ...UPLOAD,
+    ...AUTH_ERRORS, ...JSON_BODY_ERRORS, ...IDEMPOTENCY_ERRORS, ...UPLOAD,
     "project/not-found", "folder/not-found", "asset/duplicate-external-id",
     "asset/url-not-allowed", "asset/url-fetch-failed", "upload/size-mismatch", "upload/part-out-of-order",
   ],
@@ -77,7 +74,7 @@ export const uploadAssetEndpoint = defineEndpoint({
   headers: uploadHeaders("content"),
   idempotent: true,
   response: { description: "The new asset", schema: assetSchema },
-  errors: [...AUTH, ...IDEMPOTENCY, ...UPLOAD, "request/validation-failed", "upload/missing-header", "project/not-found", "folder/not-found", "asset/duplicate-external-id"],
+  errors: [...AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, ...UPLOAD, "request/validation-failed", "upload/missing-header", "project/not-found", "folder/not-found", "asset/duplicate-external-id"],
 });
 
 export const startMultipartEndpoint = defineEndpoint({
@@ -96,7 +93,7 @@ export const startMultipartEndpoint = defineEndpoint({
   idempotent: true,
   response: { description: "The asset (status uploading, or pending when isFinal=true)", schema: assetSchema },
   errors: [
-    ...AUTH, ...IDEMPOTENCY, ...UPLOAD, "request/validation-failed", "upload/missing-header", "upload/size-mismatch",
+    ...AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, ...UPLOAD, "request/validation-failed", "upload/missing-header", "upload/size-mismatch",
     "upload/part-out-of-order", "project/not-found", "folder/not-found", "asset/duplicate-external-id",
   ],
 });
@@ -117,16 +114,16 @@ export const uploadPartEndpoint = defineEndpoint({
   query: partQuery,
   body: "raw",
   rawContentDescription: "application/json `{part}` or the part's raw bytes",
+  jsonBodyAlternative: partBody,
   headers: [idempotencyHeader, { name: "X-Service-Upload", required: false, description: "`part` for raw bytes" }],
   idempotent: true,
   response: { description: "The asset after this part (decided or pending after the final part)", schema: assetSchema },
   errors: [
-    ...AUTH, ...BAD_REQUEST, ...IDEMPOTENCY, "asset/not-found", "upload/not-in-progress", "upload/expired",
+    ...AUTH_ERRORS, ...JSON_BODY_ERRORS, ...IDEMPOTENCY_ERRORS, "asset/not-found", "upload/not-in-progress", "upload/expired",
     "upload/part-out-of-order", "upload/size-mismatch", "upload/too-large", "upload/empty-content",
     "upload/invalid-content", "upload/allowance-exhausted",
   ],
 });
-export const partJsonBody = partBody;
 
 export const listAssetsEndpoint = defineEndpoint({
   operationId: "listAssets",
@@ -139,7 +136,7 @@ export const listAssetsEndpoint = defineEndpoint({
   params: projectParams,
   query: listAssetsQuery,
   response: { description: "A page of assets", schema: assetPageSchema },
-  errors: [...AUTH, "request/validation-failed", "project/not-found"],
+  errors: [...AUTH_ERRORS, "request/validation-failed", "project/not-found"],
 });
 
 export const getAssetEndpoint = defineEndpoint({
@@ -152,7 +149,7 @@ export const getAssetEndpoint = defineEndpoint({
   permission: "assets:read",
   params: assetParams,
   response: { description: "The asset", schema: assetSchema },
-  errors: [...AUTH, "asset/not-found"],
+  errors: [...AUTH_ERRORS, "asset/not-found"],
 });
 
 export const listChildrenEndpoint = defineEndpoint({
@@ -166,7 +163,7 @@ export const listChildrenEndpoint = defineEndpoint({
   params: assetParams,
   query: childrenQuery,
   response: { description: "A page of child assets", schema: assetPageSchema },
-  errors: [...AUTH, "request/validation-failed", "asset/not-found"],
+  errors: [...AUTH_ERRORS, "request/validation-failed", "asset/not-found"],
 });
 
 export const patchAssetEndpoint = defineEndpoint({
@@ -180,7 +177,7 @@ export const patchAssetEndpoint = defineEndpoint({
   params: assetParams,
   body: patchAssetBody,
   response: { description: "The updated asset", schema: assetSchema },
-  errors: [...AUTH, ...BAD_REQUEST, "asset/not-found", "asset/safety-held", "asset/duplicate-external-id", "asset/update-failed"],
+  errors: [...AUTH_ERRORS, ...JSON_BODY_ERRORS, "asset/not-found", "asset/safety-held", "asset/duplicate-external-id", "asset/update-failed"],
 });
 
 export const moveAssetEndpoint = defineEndpoint({
@@ -194,7 +191,7 @@ export const moveAssetEndpoint = defineEndpoint({
   params: assetParams,
   body: moveAssetBody,
   response: { description: "The moved asset", schema: assetSchema },
-  errors: [...AUTH, ...BAD_REQUEST, "asset/not-found", "folder/not-found", "asset/safety-held", "asset/update-failed"],
+  errors: [...AUTH_ERRORS, ...JSON_BODY_ERRORS, "asset/not-found", "folder/not-found", "asset/safety-held", "asset/update-failed"],
 });
 
 export const deleteContentEndpoint = defineEndpoint({
@@ -207,7 +204,7 @@ export const deleteContentEndpoint = defineEndpoint({
   permission: "assets:write",
   params: assetParams,
   response: { description: "The asset with storageId null and storageDeletedAt set", schema: assetSchema },
-  errors: [...AUTH, "asset/not-found", "asset/safety-held", "asset/invalid-state"],
+  errors: [...AUTH_ERRORS, "asset/not-found", "asset/safety-held", "asset/invalid-state"],
 });
 
 export const deleteAssetEndpoint = defineEndpoint({
@@ -220,5 +217,5 @@ export const deleteAssetEndpoint = defineEndpoint({
   permission: "assets:write",
   params: assetParams,
   response: { description: "Empty object", schema: z.object({}).strict() },
-  errors: [...AUTH, "asset/not-found", "asset/safety-held"],
+  errors: [...AUTH_ERRORS, "asset/not-found", "asset/safety-held"],
 });

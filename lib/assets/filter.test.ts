@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../http/errors";
+import { ApiError } from "@/lib/http/errors";
 import {
   ASSET_FILTER_LIMITS,
   FILTERABLE_ASSET_FIELDS,

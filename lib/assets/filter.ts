@@ -9,9 +9,9 @@
  *
  * Imports are relative (not `@/`) so that the module and its tests run without alias configuration.
  */
-import type { Prisma } from "../db/generated/client";
-import type { AssetStatus, AssetType, ModerationAction, Visibility } from "../db/generated/enums";
-import { ApiError } from "../http/errors";
+import type { Prisma } from "@/lib/db/generated/client";
+import type { AssetStatus, AssetType, ModerationAction, Visibility } from "@/lib/db/generated/enums";
+import { ApiError } from "@/lib/http/errors";
 
 // ---------------------------------------------------------------------------------------------------
 // Public API

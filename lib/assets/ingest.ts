@@ -1,23 +1,24 @@
 import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import { detectContent, describeImage, type AssetType } from "@/lib/assets/content-type";
-import { mapUniqueViolation, requireProjectOwner } from "@/lib/assets/lookup";
-import { collectStream, peekStream } from "@/lib/assets/peek";
+import { mapUniqueViolation } from "@/lib/assets/lookup";
+import { peekStream } from "@/lib/assets/peek";
 import type { AssetCommonFields } from "@/lib/assets/schemas";
-import { assetSnapshot, apiAssetType, dbAssetType } from "@/lib/assets/serialize";
 import { assetContentKey } from "@/lib/assets/storage-keys";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
 import type { Asset as AssetRow, Prisma } from "@/lib/db/generated/client";
-import { recordEvent } from "@/lib/events/record";
+import { insertUploadedAsset } from "@/lib/assets/insert";
 import { requireFolderInProject } from "@/lib/folders/lookup";
 import { ApiError } from "@/lib/http/errors";
 import { storage } from "@/lib/storage";
-import { assertUploadAllowed, consumeUpload } from "@/lib/usage/allowance";
+import { assertUploadAllowed, withUploadUnit } from "@/lib/usage/allowance";
 
 /** What the caller knows about a new asset before its bytes are read. */
 export interface AssetDraft {
   projectId: string;
+  /** Owner of the project: uploads count against this user's allowance. */
+  ownerUserId: string;
   fields: AssetCommonFields;
   /** `queue` of the request: true = classify in the background. */
   queued: boolean;
@@ -32,9 +33,11 @@ export interface ContentInput {
 
 const HEAD_BYTES = 4100;
 
-/** Checks that need no bytes: the project, its allowance, the folder. Run before reading content. */
-export async function checkDraft(draft: AssetDraft): Promise<{ ownerUserId: string }> {
-  const project = await requireProjectOwner(draft.projectId);
+/**
+ * Checks that need no bytes, run before reading content: the folder, the externalId and, when the
+ * upload unit is taken only later (multipart uploads), whether the allowance is used up already.
+ */
+export async function checkDraft(draft: AssetDraft, options: { checkAllowance: boolean }): Promise<void> {
   if (draft.fields.folderId) await requireFolderInProject(draft.projectId, draft.fields.folderId);
   if (draft.fields.externalId) {
     const clash = await db().asset.findFirst({
@@ -43,8 +46,7 @@ export async function checkDraft(draft: AssetDraft): Promise<{ ownerUserId: stri
     });
     if (clash) throw new ApiError("asset/duplicate-external-id");
   }
-  await assertUploadAllowed(project.id, project.ownerUserId);
-  return { ownerUserId: project.ownerUserId };
+  if (options.checkAllowance) await assertUploadAllowed(draft.projectId, draft.ownerUserId);
 }
 
 export function sizeLimitError(type: AssetType, size: number | null): ApiError | null {
@@ -59,20 +61,25 @@ export function sizeLimitError(type: AssetType, size: number | null): ApiError |
   return null;
 }
 
-/** Creates an asset from a single piece of content (inline, raw bytes or a fetched URL). */
+/** Creates an asset from a single piece of content (inline or raw bytes). */
 export async function createAssetFromContent(draft: AssetDraft, content: ContentInput): Promise<AssetRow> {
-  const { ownerUserId } = await checkDraft(draft);
+  await checkDraft(draft, { checkAllowance: false });
+  return withUploadUnit(draft.projectId, draft.ownerUserId, () => ingestContent(draft, content));
+}
+
+/**
+ * Detects, size-checks and stores the content, then inserts the asset. The draft is checked and
+ * the caller holds an upload unit.
+ */
+export async function ingestContent(draft: AssetDraft, content: ContentInput): Promise<AssetRow> {
   const { head, body } = await readHead(content.source);
   const detected = await detectContent(head, content.declaredType, content.fileName);
   const limitError = sizeLimitError(detected.type, Buffer.isBuffer(body) ? body.length : null);
   if (limitError) throw limitError;
 
-  const { directImageBytes, maxUploadBytes } = config().limits;
+  const { maxUploadBytes } = config().limits;
   // Images are small enough to hold in memory, and sharp needs the whole file for imageData.
-  const payload =
-    detected.type === "image" && !Buffer.isBuffer(body)
-      ? await collectStream(body, directImageBytes - 1, () => new ApiError("upload/image-requires-multipart"))
-      : body;
+  const payload = detected.type === "image" && !Buffer.isBuffer(body) ? await collectImage(body) : body;
   const assetId = randomUUID();
   const key = assetContentKey(draft.projectId, assetId);
   const stored = await storage().put(key, payload, { contentType: detected.mime, maxBytes: maxUploadBytes });
@@ -83,22 +90,42 @@ export async function createAssetFromContent(draft: AssetDraft, content: Content
   const imageData = detected.type === "image" && Buffer.isBuffer(payload) ? await describeImage(payload) : null;
 
   try {
-    return await db().$transaction((tx) =>
-      insertUploadedAsset(tx, draft, ownerUserId, {
-        id: assetId,
-        type: detected.type,
-        fileFormat: detected.mime,
-        fileExtension: detected.extension,
-        sizeInBytes: BigInt(stored.sizeInBytes),
-        checksums: { sha256: stored.sha256, md5: stored.md5 },
-        imageData: imageData ? { ...imageData } : undefined,
-        storageId: key,
-      }),
-    );
+    return await insertUploadedAsset(draft, {
+      id: assetId,
+      type: detected.type,
+      fileFormat: detected.mime,
+      fileExtension: detected.extension,
+      sizeInBytes: BigInt(stored.sizeInBytes),
+      checksums: { sha256: stored.sha256, md5: stored.md5 },
+      imageData: imageData ? { ...imageData } : undefined,
+      storageId: key,
+    });
   } catch (error) {
     await storage().delete(key).catch(() => undefined);
     throw mapUniqueViolation(error);
   }
+}
+
+/**
+ * Reads a streamed image into memory. Past the direct-upload limit it only counts bytes (up to the
+ * multipart limit), so the error can tell "use multipart upload" from "too large for any upload".
+ */
+async function collectImage(source: Readable): Promise<Buffer> {
+  const { directImageBytes, multipartImageBytes } = config().limits;
+  const chunks: Buffer[] = [];
+  let length = 0;
+  for await (const chunk of source) {
+    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
+    length += buffer.length;
+    if (length > multipartImageBytes) {
+      source.destroy();
+      throw sizeLimitError("image", length) as ApiError;
+    }
+    if (length < directImageBytes) chunks.push(buffer);
+  }
+  const limitError = sizeLimitError("image", length);
+  if (limitError) throw limitError;
+  return Buffer.concat(chunks, length);
 }
 
 async function readHead(source: Buffer | Readable): Promise<{ head: Buffer; body: Buffer | Readable }> {
@@ -139,46 +166,4 @@ export function draftColumns(draft: AssetDraft) {
     sourceUrl: draft.sourceUrl ?? null,
     queued: draft.queued,
   };
-}
-
-/** The row and its `asset.uploaded` event, counted against the owner's allowance, in one transaction. */
-export async function insertUploadedAsset(
-  tx: Prisma.TransactionClient,
-  draft: AssetDraft,
-  ownerUserId: string,
-  facts: StoredContentFacts,
-): Promise<AssetRow> {
-  await consumeUpload(tx, draft.projectId, ownerUserId);
-  const row = await tx.asset.create({
-    data: {
-      ...draftColumns(draft),
-      id: facts.id,
-      status: "pending",
-      type: dbAssetType(facts.type),
-      fileFormat: facts.fileFormat,
-      fileExtension: facts.fileExtension,
-      sizeInBytes: facts.sizeInBytes,
-      checksums: facts.checksums,
-      imageData: facts.imageData,
-      storageId: facts.storageId,
-      uploadPartsReceived: facts.uploadPartsReceived ?? null,
-    },
-  });
-  await recordUploadedEvent(tx, row);
-  return row;
-}
-
-export async function recordUploadedEvent(tx: Prisma.TransactionClient, row: AssetRow): Promise<void> {
-  await recordEvent(tx, {
-    projectId: row.projectId,
-    type: "asset.uploaded",
-    title: `Asset uploaded: ${row.name}`,
-    userId: row.userId,
-    asset: assetSnapshot(row),
-    facts: [
-      { key: "asset-name", value: row.name },
-      { key: "asset-type", value: apiAssetType(row.type) },
-      { key: "file-format", value: row.fileFormat },
-    ],
-  });
 }

@@ -17,14 +17,14 @@ export function assertNotHeld(asset: AssetRow): void {
   if (asset.safetyHold) throw new ApiError("asset/safety-held");
 }
 
-export async function requireProjectOwner(projectId: string): Promise<{ id: string; ownerUserId: string }> {
-  const project = await db().project.findUnique({ where: { id: projectId }, select: { id: true, ownerUserId: true } });
-  if (!project) throw new ApiError("project/not-found");
-  return project;
-}
-
-/** Prisma's unique violation on (projectId, externalId) becomes the API's duplicate error. */
+/**
+ * Database refusals that race past the early checks: the unique (projectId, externalId) index, and
+ * the folder foreign key when the folder was deleted in between.
+ */
 export function mapUniqueViolation(error: unknown): unknown {
+  // Prisma's codes, and PostgreSQL's for statements sent through the pg pool.
   const code = (error as { code?: unknown } | null)?.code;
-  return code === "P2002" ? new ApiError("asset/duplicate-external-id") : error;
+  if (code === "P2002" || code === "23505") return new ApiError("asset/duplicate-external-id");
+  if (code === "P2003" || code === "23503") return new ApiError("folder/not-found");
+  return error;
 }

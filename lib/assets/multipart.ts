@@ -3,7 +3,8 @@ import type { Readable } from "node:stream";
 import { detectContent, describeImage, type AssetType } from "@/lib/assets/content-type";
 import { mapUniqueViolation } from "@/lib/assets/lookup";
 import { collectStream, peekStream } from "@/lib/assets/peek";
-import { checkDraft, draftColumns, recordUploadedEvent, type AssetDraft } from "@/lib/assets/ingest";
+import { recordUploadedEvent } from "@/lib/assets/events";
+import { checkDraft, draftColumns, type AssetDraft } from "@/lib/assets/ingest";
 import { apiAssetType, dbAssetType } from "@/lib/assets/serialize";
 import { assetContentKey, uploadPartKey, uploadPrefix } from "@/lib/assets/storage-keys";
 import { config } from "@/lib/config";
@@ -11,7 +12,7 @@ import { db } from "@/lib/db/client";
 import type { Asset as AssetRow, MultipartUpload } from "@/lib/db/generated/client";
 import { ApiError, isApiError } from "@/lib/http/errors";
 import { storage } from "@/lib/storage";
-import { consumeUpload } from "@/lib/usage/allowance";
+import { withUploadUnit } from "@/lib/usage/allowance";
 
 /**
  * Multipart upload: parts arrive in order (a re-sent part number replaces that part), each stored as
@@ -45,7 +46,7 @@ export async function startMultipartUpload(
   if ((first.partNumber ?? 1) !== 1) {
     throw new ApiError("upload/part-out-of-order", "A multipart upload starts with part 1.");
   }
-  await checkDraft(draft);
+  await checkDraft(draft, { checkAllowance: true });
   const { head, body } = await readHead(first.source);
   const detected = await detectContent(head, first.declaredType, draft.fields.name);
   const maxTotal = maxTotalFor(detected.type);
@@ -57,6 +58,10 @@ export async function startMultipartUpload(
   const size = await storePart(partKey, body, detected.mime, first, totalSizeInBytes ?? maxTotal, () =>
     sizeOver(totalSizeInBytes, maxTotal),
   );
+  if (first.isFinal && totalSizeInBytes !== undefined && size !== totalSizeInBytes) {
+    await storage().delete(partKey).catch(() => undefined);
+    throw new ApiError("upload/size-mismatch", `The upload has ${size} bytes but totalSizeInBytes was ${totalSizeInBytes}.`);
+  }
   let row: AssetRow;
   try {
     row = await db().asset.create({
@@ -154,30 +159,33 @@ async function requireActiveUpload(asset: AssetRow): Promise<MultipartUpload> {
 /** Assembles the parts into the asset's content and makes it a normal pending asset. */
 async function completeUpload(assetId: string): Promise<AssetRow> {
   const claimed = await db().multipartUpload.updateMany({ where: { assetId }, data: { completing: true } });
-  const upload = await db().multipartUpload.findUnique({ where: { assetId }, include: { asset: true } });
+  const upload = await db().multipartUpload.findUnique({
+    where: { assetId },
+    include: { asset: { include: { project: { select: { ownerUserId: true } } } } },
+  });
   if (claimed.count === 0 || !upload) throw new ApiError("upload/not-in-progress");
   const { asset } = upload;
   const key = assetContentKey(asset.projectId, asset.id);
-  const stored = await storage().concat(key, upload.partKeys, { contentType: upload.contentType });
-  const imageData = asset.type === "image" ? await describeStoredImage(key) : null;
-  const project = await db().project.findUniqueOrThrow({ where: { id: asset.projectId }, select: { ownerUserId: true } });
   try {
-    const row = await db().$transaction(async (tx) => {
-      await consumeUpload(tx, asset.projectId, project.ownerUserId);
-      await tx.multipartUpload.delete({ where: { assetId } });
-      const updated = await tx.asset.update({
-        where: { id: assetId },
-        data: {
-          status: "pending",
-          sizeInBytes: BigInt(stored.sizeInBytes),
-          checksums: { sha256: stored.sha256, md5: stored.md5 },
-          imageData: imageData ? { ...imageData } : undefined,
-          storageId: key,
-          uploadPartsReceived: upload.partKeys.length,
-        },
+    const row = await withUploadUnit(asset.projectId, asset.project.ownerUserId, async () => {
+      const stored = await storage().concat(key, upload.partKeys, { contentType: upload.contentType });
+      const imageData = asset.type === "image" ? await describeStoredImage(key) : null;
+      return db().$transaction(async (tx) => {
+        await tx.multipartUpload.delete({ where: { assetId } });
+        const updated = await tx.asset.update({
+          where: { id: assetId },
+          data: {
+            status: "pending",
+            sizeInBytes: BigInt(stored.sizeInBytes),
+            checksums: { sha256: stored.sha256, md5: stored.md5 },
+            imageData: imageData ? { ...imageData } : undefined,
+            storageId: key,
+            uploadPartsReceived: upload.partKeys.length,
+          },
+        });
+        await recordUploadedEvent(tx, updated);
+        return updated;
       });
-      await recordUploadedEvent(tx, updated);
-      return updated;
     });
     await storage().deletePrefix(uploadPrefix(asset.projectId, asset.id)).catch(() => undefined);
     return row;

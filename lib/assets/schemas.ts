@@ -155,7 +155,16 @@ export const partQuery = z.strictObject({
   isFinal: booleanQuery.optional().describe("Raw parts: true on the last part"),
 });
 
-export const partBody = z.strictObject({ part: partContent });
+/** A later part: without `partNumber` it is the next part (as for raw parts), never a silent re-send of part 1. */
+export const nextPartContent = z
+  .strictObject({
+    ...contentFields,
+    partNumber: z.number().int().min(1).max(10_000).optional(),
+    isFinal: z.boolean().default(false),
+  })
+  .superRefine(exactlyOneForm);
+
+export const partBody = z.strictObject({ part: nextPartContent });
 
 export const patchAssetBody = z
   .strictObject({

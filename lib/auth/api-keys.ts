@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { db } from "@/lib/db/client";
+import { db, sqlPool } from "@/lib/db/client";
+import { keyCache } from "@/lib/auth/key-cache";
 import type { Permission } from "@/lib/auth/permissions";
 import { ApiError } from "@/lib/http/errors";
 
@@ -8,6 +9,8 @@ export interface AuthenticatedKey {
   projectId: string;
   permissions: Permission[];
   rateLimitPerSecond: number | null;
+  /** Owner of the key's project (whose upload allowance uploads count against). */
+  ownerUserId: string;
 }
 
 const KEY_PREFIX = "sieve_";
@@ -47,20 +50,37 @@ export async function createApiKey(input: {
   return { id: row.id, apiKey: key, permissions: input.permissions };
 }
 
-/** Resolves the X-Api-Key header to a live key, or throws the spec's 401 codes. */
+/** Resolves the X-Api-Key header to a live key, or throws the spec's 401 codes. Runs on every request. */
 export async function authenticateApiKey(header: string | null): Promise<AuthenticatedKey> {
   if (header === null || header.trim() === "") throw new ApiError("auth/missing-token");
-  const row = await db().apiKey.findUnique({
-    where: { keyHash: hashApiKey(header.trim()) },
-    select: { id: true, projectId: true, permissions: true, revokedAt: true, expiresAt: true, rateLimitPerSecond: true },
+  const hash = hashApiKey(header.trim());
+  const cache = keyCache();
+  const cached = cache.get(hash);
+  if (cached) return cached;
+  const generation = cache.currentGeneration();
+  const { rows } = await sqlPool().query<{
+    id: string;
+    project_id: string;
+    permissions: string[];
+    rate_limit_per_second: number | null;
+    owner_user_id: string;
+    expires_at: Date | null;
+  }>({
+    name: "sieve-authenticate-api-key",
+    text: `SELECT k.id, k.project_id, k.permissions, k.rate_limit_per_second, p.owner_user_id, k.expires_at
+           FROM api_keys k JOIN projects p ON p.id = k.project_id
+           WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`,
+    values: [hash],
   });
-  if (!row || row.revokedAt || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) {
-    throw new ApiError("auth/invalid-api-key");
-  }
-  return {
+  const row = rows[0];
+  if (!row) throw new ApiError("auth/invalid-api-key");
+  const key: AuthenticatedKey = {
     id: row.id,
-    projectId: row.projectId,
+    projectId: row.project_id,
     permissions: row.permissions as Permission[],
-    rateLimitPerSecond: row.rateLimitPerSecond,
+    rateLimitPerSecond: row.rate_limit_per_second,
+    ownerUserId: row.owner_user_id,
   };
+  cache.set(hash, key, row.expires_at, generation);
+  return key;
 }

@@ -71,6 +71,21 @@ const history = (url: string) =>
 
 const sha256 = (s: string) => createHash("sha256").update(s).digest("hex");
 
+/**
+ * @prisma/adapter-pg's executeScript splits scripts on every ";" (breaking `$$` function bodies);
+ * Prisma's native engine sends a migration as one script, and so does this wrapper.
+ */
+class WholeScriptPrismaPg extends PrismaPg {
+  override async connect() {
+    const adapter = await super.connect();
+    const client = (adapter as unknown as { client: { query(sql: string): Promise<unknown> } }).client;
+    adapter.executeScript = async (script: string) => {
+      await client.query(script);
+    };
+    return adapter;
+  }
+}
+
 /** Prisma's schema engine (what `prisma migrate deploy/status` run) on `url` and `dir`. */
 async function withEngine<T>(
   url: string,
@@ -83,7 +98,7 @@ async function withEngine<T>(
   const engine = await SchemaEngine.new(
     { datamodels: [["prisma/schema.prisma", readFileSync("prisma/schema.prisma", "utf8")]] },
     () => {},
-    bindMigrationAwareSqlAdapterFactory(new PrismaPg(pool)),
+    bindMigrationAwareSqlAdapterFactory(new WholeScriptPrismaPg(pool)),
   );
   try {
     return await fn(engine, await migrationList(dir));

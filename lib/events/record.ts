@@ -15,11 +15,9 @@ export interface NewEvent {
 
 /**
  * Records an event inside the caller's transaction, so an event exists exactly when its change does.
- * The per-project advisory lock (held until commit) makes `seq` order equal commit order, which is
- * what lets the cursor feed never skip an event that commits late.
+ * Its `txid` column (set by the database) is what lets the feed order events safely.
  */
 export async function recordEvent(tx: Tx, event: NewEvent): Promise<void> {
-  await tx.$executeRaw`SELECT pg_advisory_xact_lock(7401, hashtext(${event.projectId}))`;
   const meta = EVENT_TYPES[event.type];
   await tx.event.create({
     data: {

@@ -1,11 +1,8 @@
 import { z } from "zod";
 import { uuid } from "@/lib/assets/schemas";
 import { createFolderBody, folderListSchema, folderSchema, moveFolderBody, renameFolderBody } from "@/lib/folders/schemas";
-import { defineEndpoint } from "@/lib/http/endpoint";
-import type { ErrorCode } from "@/lib/http/errors";
+import { AUTH_ERRORS, IDEMPOTENCY_ERRORS, JSON_BODY_ERRORS, defineEndpoint } from "@/lib/http/endpoint";
 
-const AUTH: ErrorCode[] = ["auth/missing-token", "auth/invalid-api-key", "auth/project-mismatch", "auth/insufficient-permissions", "rate-limit/exceeded"];
-const BAD_REQUEST: ErrorCode[] = ["request/validation-failed", "request/malformed-json", "request/body-too-large"];
 const projectParams = z.object({ projectId: uuid });
 const folderParams = z.object({ folderId: uuid });
 
@@ -19,7 +16,7 @@ export const listFoldersEndpoint = defineEndpoint({
   permission: "assets:read",
   params: projectParams,
   response: { description: "All folders of the project, oldest first", schema: folderListSchema },
-  errors: [...AUTH, "project/not-found"],
+  errors: [...AUTH_ERRORS, "project/not-found"],
 });
 
 export const createFolderEndpoint = defineEndpoint({
@@ -35,7 +32,7 @@ export const createFolderEndpoint = defineEndpoint({
   headers: [{ name: "Idempotency-Key", required: false, description: "Retries with the same key return the first response." }],
   idempotent: true,
   response: { description: "The new folder", schema: folderSchema },
-  errors: [...AUTH, ...BAD_REQUEST, "project/not-found", "folder/not-found", "folder/duplicate-name", "idempotency/invalid-key", "idempotency/request-in-progress", "idempotency/key-reused"],
+  errors: [...AUTH_ERRORS, ...JSON_BODY_ERRORS, "project/not-found", "folder/not-found", "folder/duplicate-name", ...IDEMPOTENCY_ERRORS],
 });
 
 export const getFolderEndpoint = defineEndpoint({
@@ -48,7 +45,7 @@ export const getFolderEndpoint = defineEndpoint({
   permission: "assets:read",
   params: folderParams,
   response: { description: "The folder", schema: folderSchema },
-  errors: [...AUTH, "folder/not-found"],
+  errors: [...AUTH_ERRORS, "folder/not-found"],
 });
 
 export const renameFolderEndpoint = defineEndpoint({
@@ -62,7 +59,7 @@ export const renameFolderEndpoint = defineEndpoint({
   params: folderParams,
   body: renameFolderBody,
   response: { description: "The folder", schema: folderSchema },
-  errors: [...AUTH, ...BAD_REQUEST, "folder/not-found", "folder/duplicate-name"],
+  errors: [...AUTH_ERRORS, ...JSON_BODY_ERRORS, "folder/not-found", "folder/duplicate-name"],
 });
 
 export const deleteFolderEndpoint = defineEndpoint({
@@ -75,7 +72,7 @@ export const deleteFolderEndpoint = defineEndpoint({
   permission: "assets:write",
   params: folderParams,
   response: { description: "Empty object", schema: z.object({}).strict() },
-  errors: [...AUTH, "folder/not-found", "folder/not-empty"],
+  errors: [...AUTH_ERRORS, "folder/not-found", "folder/not-empty"],
 });
 
 export const moveFolderEndpoint = defineEndpoint({
@@ -89,5 +86,5 @@ export const moveFolderEndpoint = defineEndpoint({
   params: folderParams,
   body: moveFolderBody,
   response: { description: "The moved folder", schema: folderSchema },
-  errors: [...AUTH, ...BAD_REQUEST, "folder/not-found", "folder/duplicate-name", "folder/parent-cycle"],
+  errors: [...AUTH_ERRORS, ...JSON_BODY_ERRORS, "folder/not-found", "folder/duplicate-name", "folder/parent-cycle"],
 });

@@ -52,24 +52,27 @@ export async function listFolders(projectId: string) {
 export async function createFolder(projectId: string, input: { name: string; parentId?: string | null }) {
   const parentId = input.parentId ?? null;
   const row = await inProjectLock(projectId, async (tx) => {
-    if (parentId) await requireFolderInProject(projectId, parentId);
+    if (parentId) await requireFolderInProject(projectId, parentId, tx);
     await assertNameFree(tx, projectId, parentId, input.name);
     return tx.folder.create({ data: { projectId, parentId, name: input.name } });
   });
   return serializeFolder(row);
 }
 
-export async function renameFolder(folder: FolderRow, name: string | undefined) {
-  if (name === undefined || name === folder.name) return serializeFolder(folder);
-  const row = await inProjectLock(folder.projectId, async (tx) => {
+export async function renameFolder(found: FolderRow, name: string | undefined) {
+  if (name === undefined || name === found.name) return serializeFolder(found);
+  const row = await inProjectLock(found.projectId, async (tx) => {
+    const folder = await reload(tx, found);
+    if (name === folder.name) return folder;
     await assertNameFree(tx, folder.projectId, folder.parentId, name, folder.id);
     return tx.folder.update({ where: { id: folder.id }, data: { name } });
   });
   return serializeFolder(row);
 }
 
-export async function deleteFolder(folder: FolderRow) {
-  await inProjectLock(folder.projectId, async (tx) => {
+export async function deleteFolder(found: FolderRow) {
+  await inProjectLock(found.projectId, async (tx) => {
+    const folder = await reload(tx, found);
     const [subfolders, assets] = await Promise.all([
       tx.folder.count({ where: { parentId: folder.id } }),
       tx.asset.count({ where: { folderId: folder.id } }),
@@ -77,15 +80,21 @@ export async function deleteFolder(folder: FolderRow) {
     if (subfolders + assets > 0) {
       throw new ApiError("folder/not-empty", `The folder contains ${subfolders} folder(s) and ${assets} asset(s).`);
     }
-    await tx.folder.delete({ where: { id: folder.id } });
+    // An asset may have been put into the folder without the lock since the count: the foreign key
+    // (ON DELETE RESTRICT) refuses the delete, which is the same rule.
+    await tx.folder.delete({ where: { id: folder.id } }).catch((error: unknown) => {
+      if ((error as { code?: string }).code === "P2003") throw new ApiError("folder/not-empty");
+      throw error;
+    });
   });
   return {};
 }
 
-export async function moveFolder(folder: FolderRow, parentId: string | null) {
-  const row = await inProjectLock(folder.projectId, async (tx) => {
+export async function moveFolder(found: FolderRow, parentId: string | null) {
+  const row = await inProjectLock(found.projectId, async (tx) => {
+    const folder = await reload(tx, found);
     if (parentId !== null) {
-      await requireFolderInProject(folder.projectId, parentId);
+      await requireFolderInProject(folder.projectId, parentId, tx);
       if (await isSelfOrDescendant(tx, folder.id, parentId)) throw new ApiError("folder/parent-cycle");
     }
     if (parentId === folder.parentId) return folder;
@@ -93,6 +102,16 @@ export async function moveFolder(folder: FolderRow, parentId: string | null) {
     return tx.folder.update({ where: { id: folder.id }, data: { parentId } });
   });
   return serializeFolder(row);
+}
+
+/**
+ * The folder as it is now, read under the project lock: a concurrent request may have renamed, moved
+ * or deleted it since it was loaded, and the rules must be checked against its current state.
+ */
+async function reload(tx: Tx, folder: FolderRow): Promise<FolderRow> {
+  const current = await tx.folder.findUnique({ where: { id: folder.id } });
+  if (!current) throw new ApiError("folder/not-found");
+  return current;
 }
 
 /** True when `candidateId` is `folderId` itself or lies below it. */

@@ -29,6 +29,8 @@ export interface EndpointSpec<
   body?: B;
   /** Content types accepted by a raw body (documentation only). */
   rawContentDescription?: string;
+  /** A raw endpoint that also takes JSON (parsed by the handler with this schema). */
+  jsonBodyAlternative?: z.ZodType;
   /** Headers the endpoint reads, for the OpenAPI document. */
   headers?: { name: string; required: boolean; description: string }[];
   response: { status?: number; description: string; schema?: z.ZodType; contentType?: string };
@@ -43,3 +45,14 @@ export function defineEndpoint<P extends z.ZodType, Q extends z.ZodType, B exten
 ): EndpointSpec<P, Q, B> {
   return spec;
 }
+
+/** Error codes shared by families of endpoints, for their `errors` lists. */
+export const AUTH_ERRORS: ErrorCode[] = [
+  "auth/missing-token",
+  "auth/invalid-api-key",
+  "auth/project-mismatch",
+  "auth/insufficient-permissions",
+  "rate-limit/exceeded",
+];
+export const JSON_BODY_ERRORS: ErrorCode[] = ["request/validation-failed", "request/malformed-json", "request/body-too-large"];
+export const IDEMPOTENCY_ERRORS: ErrorCode[] = ["idempotency/invalid-key", "idempotency/request-in-progress", "idempotency/key-reused"];

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
-import type { z } from "zod";
+import { z } from "zod";
 import { authenticateApiKey, type AuthenticatedKey } from "@/lib/auth/api-keys";
 import { config } from "@/lib/config";
 import { readBodyCapped, parseJsonBody } from "@/lib/http/body";
@@ -93,14 +93,15 @@ async function run<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType
       throw new ApiError("auth/insufficient-permissions", `This API key lacks the "${spec.permission}" permission.`);
     }
     // A key's own limit replaces the server default; its burst is one second's worth.
-    const limit = apiKey.rateLimitPerSecond === null ? config().rateLimit : { perSecond: apiKey.rateLimitPerSecond, burst: apiKey.rateLimitPerSecond };
-    takeToken(apiKey.id, limit);
+    const own = apiKey.rateLimitPerSecond;
+    takeToken(apiKey.id, own === null ? config().rateLimit : { perSecond: own, burst: own });
   }
 
   const url = new URL(request.url);
-  const query = spec.query ? parseOrThrow(spec.query, Object.fromEntries(url.searchParams), "query") : {};
+  const query = parseOrThrow(spec.query ?? NO_QUERY, Object.fromEntries(url.searchParams), "query");
   const ctx = { requestId, request, apiKey: apiKey as AuthenticatedKey };
 
+  const idempotencyKey = spec.idempotent && apiKey ? request.headers.get("idempotency-key") : null;
   let body: unknown;
   let rawReader: HashingReader | null = null;
   let requestHash = "";
@@ -111,16 +112,15 @@ async function run<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType
       contentType: request.headers.get("content-type"),
       contentLength: numberOrNull(request.headers.get("content-length")),
     } satisfies RawBody;
-    requestHash = fingerprint(spec.operationId, url.search, request.headers.get("content-type") ?? "");
+    if (idempotencyKey !== null) requestHash = fingerprint(spec.operationId, url.search, request.headers.get("content-type") ?? "");
   } else if (spec.body) {
     const raw = await readBodyCapped(request, spec.maxBodyBytes ?? config().limits.maxJsonBodyBytes);
     body = parseOrThrow(spec.body, parseJsonBody(raw), "body");
-    requestHash = fingerprint(spec.operationId, url.search, raw);
+    if (idempotencyKey !== null) requestHash = fingerprint(spec.operationId, url.search, raw);
   }
 
   const input = { params, query, body, ctx } as HandlerInput<P, Q, B>;
-  const idempotencyKey = request.headers.get("idempotency-key");
-  if (!spec.idempotent || idempotencyKey === null || !apiKey) return respond(spec, await fn(input));
+  if (idempotencyKey === null || !apiKey) return respond(spec, await fn(input));
 
   const scope = { apiKeyId: apiKey.id, projectId: apiKey.projectId, route: spec.operationId, key: validateIdempotencyKey(idempotencyKey) };
   const claim = await claimIdempotencyKey(scope, requestHash);
@@ -138,9 +138,12 @@ async function run<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType
   } catch (error) {
     response = toErrorResponse(error, requestId, spec.operationId);
   }
-  const finalHash = rawReader ? `${requestHash}:${await rawReader.digestAfterDrain()}` : undefined;
+  const finalHash = rawReader ? `${requestHash}:${await rawReader.drain()}` : undefined;
   return storeIdempotentResponse(claim.recordId, response, finalHash);
 }
+
+/** Endpoints that declare no query parameters reject any (unknown parameters are refused everywhere). */
+const NO_QUERY = z.strictObject({});
 
 function respond(spec: EndpointSpec, result: HandlerResult): Response {
   if (result instanceof Response) return result;
@@ -163,26 +166,35 @@ export function toErrorResponse(error: unknown, requestId: string, operation: st
 }
 
 function logError(error: unknown, requestId: string, operation: string) {
-  const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+  const describe = (e: unknown) => (e instanceof Error ? (e.stack ?? e.message) : String(e));
+  const cause = error instanceof Error && error.cause !== undefined ? `\ncaused by: ${describe(error.cause)}` : "";
+  const detail = describe(error) + cause;
   console.error(`[sieve] ${operation} failed (request ${requestId}): ${detail}`);
 }
 
 const ALL_METHODS: HttpMethod[] = ["GET", "POST", "PUT", "PATCH", "DELETE"];
 
 /**
- * Exports for a route file: the given handlers, and a JSON 405 for every other method so a wrong
- * method gets the spec's error body too. Usage: `export const { GET, POST, PUT, PATCH, DELETE } = routes({ GET: ... })`.
+ * Exports for a route file: the given handlers, a JSON 405 for every other method (so a wrong method
+ * gets the spec's error body too), and an OPTIONS answer naming only the real methods.
+ * Usage: `export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({ GET: ... })`.
  */
-export function routes(handlers: Partial<Record<HttpMethod, RouteHandler>>): Record<HttpMethod, RouteHandler> {
-  const allowed = ALL_METHODS.filter((m) => handlers[m]).join(", ");
+export function routes(
+  handlers: Partial<Record<HttpMethod, RouteHandler>>,
+): Record<HttpMethod | "OPTIONS", RouteHandler> {
+  const real = ALL_METHODS.filter((m) => handlers[m]);
+  const allow = [...real, ...(real.includes("GET") ? ["HEAD"] : []), "OPTIONS"].join(", ");
+  const requestIdOf = (request: Request) => request.headers.get("x-request-id") ?? randomUUID();
   const notAllowed: RouteHandler = async (request) => {
-    const requestId = request.headers.get("x-request-id") ?? randomUUID();
     const response = errorResponse(
-      new ApiError("request/method-not-allowed", `${request.method} is not allowed here; allowed: ${allowed}.`),
-      requestId,
+      new ApiError("request/method-not-allowed", `${request.method} is not allowed here; allowed: ${allow}.`),
+      requestIdOf(request),
     );
-    response.headers.set("Allow", allowed);
+    response.headers.set("Allow", allow);
     return response;
   };
-  return Object.fromEntries(ALL_METHODS.map((m) => [m, handlers[m] ?? notAllowed])) as Record<HttpMethod, RouteHandler>;
+  const options: RouteHandler = async (request) =>
+    new Response(null, { status: 204, headers: { Allow: allow, "X-Request-Id": requestIdOf(request) } });
+  const table = Object.fromEntries(ALL_METHODS.map((m) => [m, handlers[m] ?? notAllowed]));
+  return { ...table, OPTIONS: options } as Record<HttpMethod | "OPTIONS", RouteHandler>;
 }

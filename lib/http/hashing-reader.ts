@@ -39,8 +39,4 @@ export class HashingReader {
     }
     return this.hash.copy().digest("hex");
   }
-
-  digestAfterDrain(): Promise<string> {
-    return this.drain();
-  }
 }

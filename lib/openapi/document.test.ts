@@ -23,7 +23,8 @@ import { API_ENDPOINTS } from "@/lib/openapi/registry";
  */
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"] as const;
+// OPTIONS is left out: routes() derives its answer (the Allow list) from the real methods.
+const HTTP_METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD"] as const;
 const OPERATION_KEYS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"];
 const COMPONENT_NAME = /^[a-zA-Z0-9.\-_]+$/;
 

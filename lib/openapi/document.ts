@@ -28,7 +28,6 @@ export interface OpenApiDocument {
     schemas: Record<string, JsonObject>;
     securitySchemes: Record<string, JsonObject>;
     headers: Record<string, JsonObject>;
-    parameters: Record<string, JsonObject>;
     examples: Record<string, JsonObject>;
   };
   "x-error-codes": { code: ErrorCode; status: number; message: string }[];
@@ -72,7 +71,7 @@ const ERROR_SCHEMA: JsonObject = {
 
 const HEADERS: Record<string, JsonObject> = {
   "X-Request-Id": {
-    description: "Identifies the request (the caller's X-Request-Id when sent, else a generated UUID); also the error body's traceId.",
+    description: "A UUID generated for each request; also the error body's traceId.",
     schema: { type: "string" },
   },
   "Idempotent-Replayed": {
@@ -93,13 +92,6 @@ const HEADERS: Record<string, JsonObject> = {
   },
 };
 
-const REQUEST_ID_PARAMETER: JsonObject = {
-  name: "X-Request-Id",
-  in: "header",
-  required: false,
-  description: "Optional caller-chosen request id; echoed in the X-Request-Id response header and the error body's traceId.",
-  schema: { type: "string" },
-};
 
 /** Raw request bodies: any bytes. `format: binary` is what generators and Swagger UI understand. */
 const BINARY_SCHEMA: JsonObject = { type: "string", format: "binary" };
@@ -138,7 +130,6 @@ export function generateOpenApiDocument(endpoints: readonly EndpointSpec[], serv
         ApiKey: { type: "apiKey", in: "header", name: "X-Api-Key", description: "A project API key." },
       },
       headers: HEADERS,
-      parameters: { RequestId: REQUEST_ID_PARAMETER },
       examples: Object.fromEntries((Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => [exampleName(code), errorExample(code)])),
     },
     "x-error-codes": (Object.keys(ERROR_CODES) as ErrorCode[]).map((code) => ({
@@ -158,7 +149,7 @@ function operation(spec: EndpointSpec, schemas: SchemaCollector): JsonObject {
     description: describeOperation(spec),
     tags: [spec.tag],
     security: spec.auth === "apiKey" ? [{ ApiKey: [] }] : [],
-    parameters: [...pathParameters(spec, schemas), ...queryParameters(spec, schemas), ...headerParameters(spec), ref("parameters", "RequestId")],
+    parameters: [...pathParameters(spec, schemas), ...queryParameters(spec, schemas), ...headerParameters(spec)],
   };
   if (spec.permission) op["x-permission"] = spec.permission;
   const body = requestBody(spec, schemas, reservedHeaders);
@@ -260,7 +251,11 @@ function requestBody(
     return {
       required: true,
       description: [spec.rawContentDescription ?? "The raw bytes.", ...headerNotes].join("\n\n"),
-      content: { "application/octet-stream": { schema: BINARY_SCHEMA }, "*/*": { schema: BINARY_SCHEMA } },
+      content: {
+        ...(spec.jsonBodyAlternative && { "application/json": { schema: schemas.convert(spec.jsonBodyAlternative, "input") } }),
+        "application/octet-stream": { schema: BINARY_SCHEMA },
+        "*/*": { schema: BINARY_SCHEMA },
+      },
     };
   }
   const body: JsonObject = {

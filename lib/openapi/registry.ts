@@ -19,6 +19,7 @@ import {
   moveFolderEndpoint,
   renameFolderEndpoint,
 } from "@/lib/folders/endpoints";
+import { eventFeedEndpoint } from "@/lib/events/endpoints";
 import type { EndpointSpec } from "@/lib/http/endpoint";
 import { healthCheckEndpoint, openApiEndpoint } from "@/lib/http/system-endpoints";
 
@@ -50,5 +51,7 @@ export const API_ENDPOINTS: EndpointSpec[] = [
   renameFolderEndpoint,
   deleteFolderEndpoint,
   moveFolderEndpoint,
-  // Lenses, signed URLs, events, search, retry, batch: add their *Endpoint exports here.
+  // Events (lib/events/endpoints.ts)
+  eventFeedEndpoint,
+  // Lenses, signed URLs, search, retry, batch: add their *Endpoint exports here.
 ];

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { createApiKey } from "@/lib/auth/api-keys";
 import type { Permission } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/client";
+import { ensureUsageCounter } from "@/lib/usage/allowance";
 
 /**
  * Creates a project with its owner and a first API key. Operators use it through the admin CLI;
@@ -26,6 +27,7 @@ export async function createProject(input: {
       members: { create: { userId: owner.id, role: "admin" } },
     },
   });
+  await ensureUsageCounter(owner.id);
   const key = await createApiKey({ projectId: project.id, permissions: input.permissions, name: "default" });
   return { projectId: project.id, apiKey: key.apiKey, permissions: key.permissions, ownerUserId: owner.id };
 }

@@ -12,7 +12,7 @@ import { startMaintenance } from "@/lib/server/maintenance";
 export async function runServer(): Promise<void> {
   process.env.NEXT_TELEMETRY_DISABLED ??= "1";
   const cfg = config();
-  const dev = process.env.SIEVE_DEV === "true";
+  const dev = cfg.dev;
   const dir = process.cwd();
 
   const database = await ensureDatabase();

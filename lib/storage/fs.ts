@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readdir, readFile, rename, rm, rmdir, stat, unlink, writeFile, type FileHandle } from "node:fs/promises";
+import { mkdir, open, readdir, rename, rm, rmdir, stat, unlink } from "node:fs/promises";
 import type { Stats } from "node:fs";
 import path from "node:path";
 import { pipeline } from "node:stream/promises";
-import { HashingMeter, readSequentially, toReadable } from "./hashing";
+import { Readable } from "node:stream";
+import { HashingMeter, hashBuffer, readSequentially, toReadable } from "./hashing";
 import {
-  DEFAULT_CONTENT_TYPE,
   assertValidKey,
   assertValidPrefix,
   assertValidRange,
@@ -22,11 +22,12 @@ import {
  * Objects as plain files below `root` (key "a/b/c" → `<root>/a/b/c`), so the data dir stays
  * inspectable with ordinary tools.
  *
- * Next to each object sits a hidden sidecar `.<name>.meta.json` holding its content type, and
- * writes go through hidden `.<name>.<random>.tmp` files. Keys cannot have segments starting with
- * "." (see assertValidKey), so neither can ever collide with an object.
+ * Only the bytes are kept: no content type (`keepsContentType` is false; the database records
+ * every object's type). Writes go through hidden `.<name>.<random>.tmp` files; keys cannot have
+ * segments starting with "." (see assertValidKey), so these never collide with an object.
  */
 export class FsStorage implements Storage {
+  readonly keepsContentType = false;
   readonly #root: string;
 
   constructor(root: string) {
@@ -34,28 +35,42 @@ export class FsStorage implements Storage {
   }
 
   async put(key: string, body: PutBody, opts: PutOptions = {}): Promise<PutResult> {
-    const source = toReadable(body);
-    const meter = new HashingMeter(opts.maxBytes);
-    const cleanup: string[] = []; // what a failure must remove again
+    // Bytes already in memory (most uploads) skip the stream machinery: hashed in memory, written
+    // with one call. Either way: temp file, then one rename into place.
+    const inMemory = body instanceof Readable ? null : Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
+    const source = inMemory ? null : toReadable(body);
+    let file: string | undefined;
+    let tempPath: string | undefined; // what a failure must remove again
     try {
-      const file = this.#file(key);
-      const { handle, tempPath } = await openTemp(file);
-      cleanup.push(tempPath);
-      await pipeline(source, meter, handle.createWriteStream());
-
-      const metaTemp = tempPathFor(metaPathOf(file));
-      cleanup.push(metaTemp);
-      await writeFile(metaTemp, JSON.stringify({ contentType: opts.contentType ?? DEFAULT_CONTENT_TYPE }));
-      // Sidecar first: once the data file is visible, its content type already is too (a CDN
-      // must never see a fresh object with a default type). If the data rename then fails (e.g.
-      // the key is a directory), the catch below removes the sidecar again.
-      await rename(metaTemp, metaPathOf(file));
-      cleanup.push(metaPathOf(file));
+      file = this.#file(key);
+      let result: PutResult;
+      const created = await createTemp(file, (temp) => open(temp, "wx"));
+      tempPath = created.tempPath;
+      const handle = created.value;
+      // Durable before it is visible (fsync, then rename, then fsync of the directory): the
+      // database points at this object as soon as put returns.
+      if (inMemory) {
+        try {
+          result = hashBuffer(inMemory, opts.maxBytes);
+          await handle.writeFile(inMemory);
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+      } else {
+        const meter = new HashingMeter(opts.maxBytes);
+        // The stream fsyncs (flush) and closes the handle when it finishes or fails.
+        await pipeline(source as Readable, meter, handle.createWriteStream({ flush: true }));
+        result = meter.result();
+      }
       await rename(tempPath, file);
-      return meter.result();
+      await syncDirectory(path.dirname(file));
+      return result;
     } catch (error) {
-      source.destroy(); // a producer we never read from must not hang
-      await Promise.all(cleanup.map((temp) => rm(temp, { force: true })));
+      source?.destroy(); // a producer we never read from must not hang
+      if (tempPath) await rm(tempPath, { force: true });
+      // Directories created for this put go again (a non-empty one, e.g. a concurrent put's, stays).
+      if (file) await this.#pruneEmptyDirs(path.dirname(file));
       throw error;
     }
   }
@@ -75,7 +90,7 @@ export class FsStorage implements Storage {
         await handle.close();
         return null;
       }
-      const info = await this.#info(file, stats);
+      const info = infoOf(stats);
       if (!range) return { ...info, body: handle.createReadStream() };
 
       if (range.start >= stats.size) {
@@ -93,12 +108,12 @@ export class FsStorage implements Storage {
     const file = this.#file(key);
     const stats = await ifExists(stat(file));
     if (!stats?.isFile()) return null;
-    return this.#info(file, stats);
+    return infoOf(stats);
   }
 
   async delete(key: string): Promise<void> {
     const file = this.#file(key);
-    await removeObjectFile(file);
+    await ifExists(unlink(file));
     await this.#pruneEmptyDirs(path.dirname(file));
   }
 
@@ -114,7 +129,7 @@ export class FsStorage implements Storage {
     for (const entry of entries) {
       if (entry.name.startsWith(".") || !entry.name.startsWith(fragment)) continue;
       const entryPath = path.join(dir, entry.name);
-      removed += entry.isDirectory() ? await removeTree(entryPath) : Number(await removeObjectFile(entryPath));
+      removed += entry.isDirectory() ? await removeTree(entryPath) : Number((await ifExists(unlink(entryPath))) !== null);
     }
     await this.#pruneEmptyDirs(dir);
     return removed;
@@ -133,10 +148,6 @@ export class FsStorage implements Storage {
     return file;
   }
 
-  async #info(file: string, stats: Stats): Promise<ObjectInfo> {
-    return { sizeInBytes: stats.size, contentType: await readContentType(file), etag: etagOf(stats) };
-  }
-
   /** Removes now-empty directories from `dir` up to (not including) the root. */
   async #pruneEmptyDirs(dir: string): Promise<void> {
     for (let current = dir; current.startsWith(this.#root + path.sep); current = path.dirname(current)) {
@@ -149,51 +160,40 @@ export class FsStorage implements Storage {
   }
 }
 
-const metaPathOf = (file: string) => path.join(path.dirname(file), `.${path.basename(file)}.meta.json`);
-
 const tempPathFor = (file: string) =>
   path.join(path.dirname(file), `.${path.basename(file)}.${randomBytes(6).toString("hex")}.tmp`);
 
 /**
- * Creates the temp file for `file` in the same directory (so the final rename is atomic). Retries
- * when a concurrent delete prunes the freshly created, still empty directory; once the temp file
- * exists the directory is no longer empty and stays.
+ * Creates a temp file for `file` in the same directory (so the final rename is atomic): `create`
+ * must create the given path exclusively ("wx"). Retries when a concurrent delete prunes the
+ * freshly created, still empty directory; once the temp file exists the directory is no longer
+ * empty and stays. If `create` fails after creating the file (e.g. a failed write), the partial
+ * temp file is removed again.
  */
-async function openTemp(file: string): Promise<{ handle: FileHandle; tempPath: string }> {
+async function createTemp<T>(file: string, create: (tempPath: string) => Promise<T>): Promise<{ tempPath: string; value: T }> {
   for (let attempt = 1; ; attempt++) {
     await mkdir(path.dirname(file), { recursive: true });
     const tempPath = tempPathFor(file);
     try {
-      return { handle: await open(tempPath, "wx"), tempPath };
+      return { tempPath, value: await create(tempPath) };
     } catch (error) {
-      if (errorCode(error) !== "ENOENT" || attempt >= 3) throw error;
+      const code = errorCode(error);
+      // ENOENT (directory gone) and EEXIST mean the exclusive create itself failed: nothing of ours
+      // exists at tempPath (and an existing file there is not ours to remove).
+      if (code !== "ENOENT" && code !== "EEXIST") await rm(tempPath, { force: true });
+      if (code !== "ENOENT" || attempt >= 3) throw error;
     }
   }
 }
 
-async function readContentType(file: string): Promise<string> {
-  const raw = await ifExists(readFile(metaPathOf(file), "utf8"));
-  try {
-    const meta: unknown = raw === null ? null : JSON.parse(raw);
-    const contentType = (meta as { contentType?: unknown } | null)?.contentType;
-    return typeof contentType === "string" ? contentType : DEFAULT_CONTENT_TYPE;
-  } catch {
-    return DEFAULT_CONTENT_TYPE; // a hand-edited, broken sidecar must not make the object unreadable
-  }
-}
+/** Size and etag; content types are not kept by this backend. */
+const infoOf = (stats: Stats): ObjectInfo => ({ sizeInBytes: stats.size, etag: etagOf(stats) });
 
 /** Inode, size and mtime: every put renames a new inode into place, so this changes with content. */
 const etagOf = (stats: Stats) =>
   `"${[stats.ino, stats.size, Math.trunc(stats.mtimeMs)].map((n) => n.toString(36)).join("-")}"`;
 
-/** Removes an object and its sidecar; true if the object existed. */
-async function removeObjectFile(file: string): Promise<boolean> {
-  const existed = (await ifExists(unlink(file))) !== null;
-  await ifExists(unlink(metaPathOf(file)));
-  return existed;
-}
-
-/** Removes a directory tree (hidden sidecars and stale temp files included), counting objects. */
+/** Removes a directory tree (stale hidden temp files included), counting objects. */
 async function removeTree(dir: string): Promise<number> {
   let removed = 0;
   for (const entry of (await ifExists(readdir(dir, { withFileTypes: true }))) ?? []) {
@@ -218,3 +218,13 @@ async function ifExists<T>(operation: Promise<T>): Promise<T | null> {
 }
 
 const errorCode = (error: unknown) => (error as NodeJS.ErrnoException | null)?.code;
+
+/** Makes a rename in `dir` durable (the directory entry itself is data too). */
+async function syncDirectory(dir: string): Promise<void> {
+  const handle = await open(dir, "r");
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,6 +1,6 @@
 import { createHash, type Hash } from "node:crypto";
 import { Readable, Transform, type TransformCallback } from "node:stream";
-import { ApiError } from "../http/errors";
+import { ApiError } from "@/lib/http/errors";
 import type { PutBody, PutResult, Storage } from "./types";
 
 /**
@@ -50,6 +50,16 @@ export class HashingMeter extends Transform {
     if (!this.#result) throw new Error("HashingMeter.result() called before the stream ended");
     return this.#result;
   }
+}
+
+/** Digests of bytes already in memory, with the same size rule as HashingMeter. */
+export function hashBuffer(bytes: Buffer, maxBytes = Number.POSITIVE_INFINITY): PutResult {
+  if (bytes.length > maxBytes) throw new ApiError("upload/too-large");
+  return {
+    sizeInBytes: bytes.length,
+    sha256: createHash("sha256").update(bytes).digest("hex"),
+    md5: createHash("md5").update(bytes).digest("hex"),
+  };
 }
 
 /** Buffers become a one-chunk stream (Readable.from would iterate a plain Uint8Array per byte). */

@@ -1,4 +1,4 @@
-import { config } from "../config";
+import { config } from "@/lib/config";
 import { FsStorage } from "./fs";
 import { S3Storage } from "./s3";
 import type { Storage, StorageConfig } from "./types";

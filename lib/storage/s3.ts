@@ -52,6 +52,7 @@ export function createS3Client(cfg: StorageConfig["s3"]): S3Client {
 
 /** Objects in one bucket under an optional key prefix (S3_PREFIX, used as a "directory"). */
 export class S3Storage implements Storage {
+  readonly keepsContentType = true;
   readonly #client: S3Client;
   readonly #bucket: string;
   readonly #prefix: string;

@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import type { Config } from "../config";
+import type { Config } from "@/lib/config";
 
 /**
  * The one object-storage interface of Sieve. Two backends implement it (fs.ts, s3.ts) and one
@@ -8,6 +8,12 @@ import type { Config } from "../config";
  * Keys are `a/b/c` paths chosen by our own code (never by users); see `assertValidKey`.
  */
 export interface Storage {
+  /**
+   * Whether the backend persists the content type given to put and reports it from get/head:
+   * true for S3; false for fs, which keeps plain files only (the database records every object's
+   * content type, and that is what gets served).
+   */
+  readonly keepsContentType: boolean;
   /**
    * Streams `body` into `key`, hashing while writing. Atomic: readers see the old object (or
    * none) until the new one is complete; a failed put (source error, `maxBytes` exceeded →
@@ -37,6 +43,7 @@ export type StorageConfig = Config["storage"];
 export type PutBody = Readable | Buffer | Uint8Array;
 
 export interface PutOptions {
+  /** Stored only by backends with `keepsContentType` (S3); the fs backend ignores it. */
   contentType?: string;
   /** Larger content is rejected with ApiError "upload/too-large" while streaming. */
   maxBytes?: number;
@@ -62,7 +69,11 @@ export interface GetOptions {
 export interface ObjectInfo {
   /** Size of the whole object (not of the range). */
   sizeInBytes: number;
-  /** What put stored; "application/octet-stream" when put was given none. */
+  /**
+   * What put stored, where the backend keeps content types (S3; "application/octet-stream" when
+   * put was given none); the fs backend keeps plain files only (the database records content
+   * types), so there it is undefined. See Storage.keepsContentType.
+   */
   contentType?: string;
   /** A quoted entity tag that changes whenever the object is rewritten. */
   etag?: string;
@@ -79,7 +90,7 @@ export const DEFAULT_CONTENT_TYPE = "application/octet-stream";
 /**
  * Keys are `/`-separated segments. Rejected: empty segments (so no leading, trailing or double
  * slash), segments starting with "." (covers "." and ".." and keeps the fs backend's hidden temp
- * and sidecar files out of the key space), backslashes and control characters (NUL included).
+ * files out of the key space), backslashes and control characters (NUL included).
  * Both backends enforce the same rules so a key valid on one is valid on the other.
  */
 export function assertValidKey(key: string): void {

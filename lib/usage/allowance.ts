@@ -1,40 +1,105 @@
 import { config } from "@/lib/config";
-import { db } from "@/lib/db/client";
+import { db, sqlPool } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
+import { EVENT_TYPES } from "@/lib/events/catalogue";
 import { recordEvent } from "@/lib/events/record";
 import { ApiError } from "@/lib/http/errors";
 
 type Tx = Prisma.TransactionClient;
 
 /**
- * The free upload allowance, counted per project owner. `consumeUpload` runs in the upload's
- * transaction: the row lock on the owner's counter makes concurrent uploads count exactly.
+ * The free upload allowance, counted per project owner. An upload takes one unit before its bytes
+ * are stored and gives it back if it fails (`withUploadUnit`), so the count is exact and refusal
+ * comes before any transfer. The counter's own tiny transaction commits asynchronously: it holds
+ * the owner's row lock for microseconds instead of a WAL flush, so one owner's concurrent uploads
+ * do not queue behind each other's disk writes. An OS crash can forget the last few increments
+ * (an owner gains an upload or two); it can never lose an upload or corrupt the count.
  */
-export async function consumeUpload(tx: Tx, projectId: string, ownerUserId: string): Promise<void> {
-  const allowance = config().freeUploadAllowance;
-  await tx.$executeRaw`
-    INSERT INTO usage_counters (owner_user_id, uploads_used, updated_at) VALUES (${ownerUserId}::uuid, 0, now())
-    ON CONFLICT (owner_user_id) DO NOTHING`;
-  const rows = await tx.$queryRaw<{ used: number; allowance: number; reached: Date | null }[]>`
-    UPDATE usage_counters SET uploads_used = uploads_used + 1, updated_at = now()
-    WHERE owner_user_id = ${ownerUserId}::uuid AND uploads_used < COALESCE(upload_allowance, ${allowance})
-    RETURNING uploads_used AS used, COALESCE(upload_allowance, ${allowance}) AS allowance, limit_reached_at AS reached`;
-  const row = rows[0];
-  if (!row) throw new ApiError("upload/allowance-exhausted");
-  if (row.used >= row.allowance && row.reached === null) {
-    await tx.usageCounter.update({ where: { ownerUserId }, data: { limitReachedAt: new Date() } });
-    await recordLimitReached(tx, projectId, ownerUserId, row.allowance, row.used);
+const LIMIT = EVENT_TYPES["usage.limit-reached"];
+
+const TAKE_UNIT = `
+WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true) AS setting),
+counter AS (
+  SELECT owner_user_id, limit_reached_at IS NULL AS unmarked FROM usage_counters WHERE owner_user_id = $1::uuid FOR UPDATE
+),
+consumed AS (
+  UPDATE usage_counters u
+     SET uploads_used = u.uploads_used + 1,
+         updated_at = now(),
+         limit_reached_at = CASE WHEN u.uploads_used + 1 >= COALESCE(u.upload_allowance, $2) THEN COALESCE(u.limit_reached_at, now())
+                                 ELSE u.limit_reached_at END
+    FROM relaxed, counter
+   WHERE u.owner_user_id = counter.owner_user_id AND u.uploads_used < COALESCE(u.upload_allowance, $2)
+  RETURNING u.uploads_used AS used, COALESCE(u.upload_allowance, $2) AS allowance,
+            counter.unmarked AND u.limit_reached_at IS NOT NULL AS just_reached
+), limit_reached AS (
+  INSERT INTO events (id, project_id, type, severity, title, description, facts, notify, created_at, updated_at)
+  SELECT gen_random_uuid(), $3::uuid, 'usage.limit-reached', '${LIMIT.severity}', 'Free upload allowance used',
+         format('The project owner has used all %s free uploads; new uploads are blocked.', allowance),
+         jsonb_build_array(jsonb_build_object('key', 'limit', 'value', allowance),
+                           jsonb_build_object('key', 'used', 'value', used),
+                           jsonb_build_object('key', 'owner-user-id', 'value', $1::text)),
+         ${LIMIT.notify}, now(), now()
+    FROM consumed WHERE just_reached
+)
+SELECT used FROM consumed`;
+
+/** Gives a unit back; the limit stays marked as reached, so its event is never sent twice. */
+const RETURN_UNIT = `
+UPDATE usage_counters SET uploads_used = uploads_used - 1, updated_at = now()
+  FROM (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed
+ WHERE owner_user_id = $1::uuid AND uploads_used > 0`;
+
+export async function takeUploadUnit(projectId: string, ownerUserId: string): Promise<void> {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    const { rowCount } = await sqlPool().query({
+      name: "sieve-take-upload-unit",
+      text: TAKE_UNIT,
+      values: [ownerUserId, config().freeUploadAllowance, projectId],
+    });
+    if (rowCount === 1) return;
+    // Nothing taken: the allowance is used up (this throws), or the owner has no counter yet.
+    await assertUploadAllowed(projectId, ownerUserId);
+    await ensureUsageCounter(ownerUserId);
+  }
+  throw new ApiError("upload/allowance-exhausted");
+}
+
+export async function returnUploadUnit(ownerUserId: string): Promise<void> {
+  await sqlPool().query({ name: "sieve-return-upload-unit", text: RETURN_UNIT, values: [ownerUserId] });
+}
+
+/** Runs an upload with one unit of the owner's allowance, returned if the upload fails. */
+export async function withUploadUnit<T>(projectId: string, ownerUserId: string, upload: () => Promise<T>): Promise<T> {
+  await takeUploadUnit(projectId, ownerUserId);
+  try {
+    return await upload();
+  } catch (error) {
+    await returnUploadUnit(ownerUserId).catch((returnError: unknown) =>
+      console.error("[sieve] could not return an upload unit:", returnError instanceof Error ? returnError.message : returnError),
+    );
+    throw error;
   }
 }
 
-/** Cheap early refusal before any bytes are stored; `consumeUpload` stays the authority. */
+/** Creates the owner's counter (new owners get one with their first project). */
+export async function ensureUsageCounter(ownerUserId: string): Promise<void> {
+  await db().usageCounter.upsert({ where: { ownerUserId }, create: { ownerUserId }, update: {} });
+}
+
+/** Refuses when the allowance is used up (emitting the event once if it never was, e.g. after the allowance was lowered). */
 export async function assertUploadAllowed(projectId: string, ownerUserId: string): Promise<void> {
-  const counter = await db().usageCounter.findUnique({ where: { ownerUserId } });
-  const allowance = counter?.uploadAllowance ?? config().freeUploadAllowance;
-  const used = counter?.uploadsUsed ?? 0;
+  const { rows } = await sqlPool().query<{ used: number; allowance: number | null; reached: Date | null }>({
+    name: "sieve-upload-allowance",
+    text: "SELECT uploads_used AS used, upload_allowance AS allowance, limit_reached_at AS reached FROM usage_counters WHERE owner_user_id = $1",
+    values: [ownerUserId],
+  });
+  const counter = rows[0];
+  const allowance = counter?.allowance ?? config().freeUploadAllowance;
+  const used = counter?.used ?? 0;
   if (used < allowance) return;
   // Reached without the event (e.g. the allowance was lowered): emit it once, then refuse.
-  if (!counter?.limitReachedAt) {
+  if (!counter?.reached) {
     await db().$transaction(async (tx) => {
       const claimed = await tx.usageCounter.updateMany({
         where: { ownerUserId, limitReachedAt: null },

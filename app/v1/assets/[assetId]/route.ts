@@ -5,7 +5,7 @@ import { serializeAsset } from "@/lib/assets/serialize";
 import { updateAsset } from "@/lib/assets/update";
 import { handle, routes } from "@/lib/http/handler";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
   GET: handle(getAssetEndpoint, async ({ params, ctx }) => serializeAsset(await requireAsset(ctx.apiKey, params.assetId))),
   PATCH: handle(patchAssetEndpoint, async ({ params, body, ctx }) =>
     serializeAsset(await updateAsset(await requireAsset(ctx.apiKey, params.assetId), body)),

@@ -3,7 +3,7 @@ import { uploadPartEndpoint } from "@/lib/assets/endpoints";
 import { requireAsset } from "@/lib/assets/lookup";
 import { handle, routes } from "@/lib/http/handler";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
   POST: handle(uploadPartEndpoint, async ({ params, query, body, ctx }) =>
     uploadPart(await requireAsset(ctx.apiKey, params.assetId), query, { ...body, headers: ctx.request.headers }),
   ),

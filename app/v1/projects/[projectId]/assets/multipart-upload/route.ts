@@ -2,8 +2,8 @@ import { startRawMultipartUpload } from "@/lib/assets/create";
 import { startMultipartEndpoint } from "@/lib/assets/endpoints";
 import { handle, routes } from "@/lib/http/handler";
 
-export const { GET, POST, PUT, PATCH, DELETE } = routes({
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
   POST: handle(startMultipartEndpoint, ({ params, query, body, ctx }) =>
-    startRawMultipartUpload(params.projectId, query, { ...body, headers: ctx.request.headers }),
+    startRawMultipartUpload({ projectId: params.projectId, ownerUserId: ctx.apiKey.ownerUserId }, query, { ...body, headers: ctx.request.headers }),
   ),
 });

@@ -161,6 +161,7 @@ CREATE TABLE "lenses" (
 CREATE TABLE "events" (
     "id" UUID NOT NULL,
     "seq" BIGSERIAL NOT NULL,
+    "txid" BIGINT NOT NULL DEFAULT ((pg_current_xact_id())::text)::bigint,
     "project_id" UUID NOT NULL,
     "user_id" UUID,
     "type" TEXT NOT NULL,
@@ -232,6 +233,12 @@ CREATE INDEX "folders_parent_id_idx" ON "folders"("parent_id");
 CREATE INDEX "assets_project_id_created_at_idx" ON "assets"("project_id", "created_at");
 
 -- CreateIndex
+CREATE INDEX "assets_project_id_parent_id_created_at_idx" ON "assets"("project_id", "parent_id", "created_at");
+
+-- CreateIndex
+CREATE INDEX "assets_project_id_updated_at_idx" ON "assets"("project_id", "updated_at");
+
+-- CreateIndex
 CREATE INDEX "assets_project_id_status_created_at_idx" ON "assets"("project_id", "status", "created_at");
 
 -- CreateIndex
@@ -241,10 +248,25 @@ CREATE INDEX "assets_project_id_type_created_at_idx" ON "assets"("project_id", "
 CREATE INDEX "assets_project_id_folder_id_created_at_idx" ON "assets"("project_id", "folder_id", "created_at");
 
 -- CreateIndex
-CREATE INDEX "assets_project_id_moderation_action_idx" ON "assets"("project_id", "moderation_action");
+CREATE INDEX "assets_project_id_visibility_created_at_idx" ON "assets"("project_id", "visibility", "created_at");
 
 -- CreateIndex
-CREATE INDEX "assets_parent_id_idx" ON "assets"("parent_id");
+CREATE INDEX "assets_project_id_moderation_action_created_at_idx" ON "assets"("project_id", "moderation_action", "created_at");
+
+-- CreateIndex
+CREATE INDEX "assets_project_id_file_format_idx" ON "assets"("project_id", "file_format");
+
+-- CreateIndex
+CREATE INDEX "assets_project_id_size_in_bytes_idx" ON "assets"("project_id", "size_in_bytes");
+
+-- CreateIndex
+CREATE INDEX "assets_project_id_name_idx" ON "assets"("project_id", "name");
+
+-- CreateIndex
+CREATE INDEX "assets_tags_idx" ON "assets" USING GIN ("tags");
+
+-- CreateIndex
+CREATE INDEX "assets_parent_id_created_at_idx" ON "assets"("parent_id", "created_at");
 
 -- CreateIndex
 CREATE INDEX "assets_folder_id_idx" ON "assets"("folder_id");
@@ -262,7 +284,7 @@ CREATE UNIQUE INDEX "lenses_project_id_identifier_key" ON "lenses"("project_id",
 CREATE UNIQUE INDEX "events_seq_key" ON "events"("seq");
 
 -- CreateIndex
-CREATE INDEX "events_project_id_seq_idx" ON "events"("project_id", "seq");
+CREATE INDEX "events_project_id_txid_seq_idx" ON "events"("project_id", "txid", "seq");
 
 -- CreateIndex
 CREATE INDEX "events_asset_id_idx" ON "events"("asset_id");

@@ -1,0 +1,87 @@
+import { describe, expect, it } from "vitest";
+import { parseJsonBody, readBodyCapped } from "@/lib/http/body";
+import { ApiError } from "@/lib/http/errors";
+
+/** A POST request whose body arrives in the given chunks (no Content-Length unless given). */
+function streamedRequest(chunks: Uint8Array[], headers: Record<string, string> = {}) {
+  let pulled = 0;
+  let cancelled = false;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (pulled < chunks.length) controller.enqueue(chunks[pulled++]);
+        else controller.close();
+      },
+      cancel() {
+        cancelled = true;
+      },
+    },
+    { highWaterMark: 0 }, // pull only when read
+  );
+  const request = new Request("http://sieve.test/v1/x", { method: "POST", body, headers, duplex: "half" } as RequestInit);
+  return { request, pulled: () => pulled, cancelled: () => cancelled };
+}
+
+async function rejection(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error("expected the promise to reject");
+}
+
+describe("readBodyCapped", () => {
+  it("returns the whole body when it fits, including exactly at the limit", async () => {
+    const { request } = streamedRequest([Buffer.from("hello "), Buffer.from("world")]);
+    expect((await readBodyCapped(request, 11)).toString()).toBe("hello world");
+  });
+
+  it("returns an empty buffer for a request without a body", async () => {
+    const request = new Request("http://sieve.test/v1/x", { method: "POST" });
+    expect(await readBodyCapped(request, 10)).toEqual(Buffer.alloc(0));
+  });
+
+  it("refuses a declared Content-Length above the limit without reading the body", async () => {
+    const { request, pulled } = streamedRequest([Buffer.alloc(5)], { "Content-Length": "101" });
+    const error = await rejection(readBodyCapped(request, 100));
+    expect(error.code).toBe("request/body-too-large");
+    expect(error.status).toBe(413);
+    expect(pulled()).toBe(0);
+  });
+
+  it("stops reading a streamed body as soon as it passes the limit and cancels the rest", async () => {
+    const chunk = Buffer.alloc(40, 0x61);
+    const { request, pulled, cancelled } = streamedRequest([chunk, chunk, chunk, chunk, chunk, chunk]);
+    const error = await rejection(readBodyCapped(request, 100));
+    expect(error.code).toBe("request/body-too-large");
+    expect(error.message).toContain("100");
+    expect(pulled()).toBeLessThan(6);
+    expect(cancelled()).toBe(true);
+  });
+
+  it("does not trust a small Content-Length over the bytes actually sent", async () => {
+    const { request } = streamedRequest([Buffer.alloc(60), Buffer.alloc(60)], { "Content-Length": "10" });
+    expect((await rejection(readBodyCapped(request, 100))).code).toBe("request/body-too-large");
+  });
+});
+
+describe("parseJsonBody", () => {
+  it("parses JSON and treats an empty body as undefined", () => {
+    expect(parseJsonBody(Buffer.from('{"name":"a"}'))).toEqual({ name: "a" });
+    expect(parseJsonBody(Buffer.alloc(0))).toBeUndefined();
+  });
+
+  it("refuses invalid JSON with request/malformed-json", () => {
+    let error: unknown;
+    try {
+      parseJsonBody(Buffer.from('{"name":'));
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).code).toBe("request/malformed-json");
+    expect((error as ApiError).status).toBe(400);
+  });
+});

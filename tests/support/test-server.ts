@@ -1,0 +1,97 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { chmod, mkdtemp, rm } from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+
+/**
+ * Starts a real Sieve server (`server.ts`, production build) on an embedded PostgreSQL in a
+ * throw-away data directory. Used by the HTTP tests and the benchmarks.
+ */
+export interface RunningServer {
+  baseUrl: string;
+  databaseUrl: string;
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+export async function startTestServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "sieve-server-"));
+  // mkdtemp makes the folder private; as root, PostgreSQL runs as `postgres` and must enter it.
+  await chmod(dataDir, 0o755);
+  process.env.DATA_DIR = dataDir;
+  delete process.env.DATABASE_URL;
+  const { ensureDatabase } = await import("@/lib/db/database");
+  const database = await ensureDatabase();
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+
+  // SIEVE_SERVER_NODE_ARGS passes flags such as --cpu-prof to the server process (profiling).
+  const nodeArgs = (process.env.SIEVE_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const server = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "server.ts"], {
+    cwd: process.cwd(),
+    env: {
+      ...process.env,
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      PUBLIC_URL: baseUrl,
+      NEXT_TELEMETRY_DISABLED: "1",
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output: string[] = [];
+  server.stdout?.on("data", (d: Buffer) => output.push(d.toString()));
+  server.stderr?.on("data", (d: Buffer) => output.push(d.toString()));
+  if (process.env.SIEVE_TEST_SERVER_LOG) server.stderr?.pipe(process.stderr);
+
+  const cleanup = async () => {
+    await stopProcess(server);
+    await database.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitForHealth(baseUrl, server, 180_000);
+  } catch (error) {
+    await cleanup();
+    throw new Error(`Test server did not start: ${(error as Error).message}\n${output.join("")}`);
+  }
+  return { baseUrl, databaseUrl: database.url, dataDir, stop: cleanup };
+}
+
+async function waitForHealth(baseUrl: string, server: ChildProcess, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) throw new Error(`server exited with code ${server.exitCode}`);
+    try {
+      const response = await fetch(`${baseUrl}/v1/health-check`);
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  throw new Error("timed out waiting for /v1/health-check");
+}
+
+async function stopProcess(server: ChildProcess) {
+  if (server.exitCode !== null) return;
+  const exited = new Promise((resolve) => server.once("exit", resolve));
+  server.kill("SIGTERM");
+  const timer = setTimeout(() => server.kill("SIGKILL"), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
