@@ -20,6 +20,7 @@ import {
   renameFolderEndpoint,
 } from "@/lib/folders/endpoints";
 import { eventFeedEndpoint } from "@/lib/events/endpoints";
+import { ensureLensEndpoint, ensureLensesEndpoint } from "@/lib/lenses/endpoints";
 import type { EndpointSpec } from "@/lib/http/endpoint";
 import { healthCheckEndpoint, openApiEndpoint } from "@/lib/http/system-endpoints";
 
@@ -53,5 +54,8 @@ export const API_ENDPOINTS: EndpointSpec[] = [
   moveFolderEndpoint,
   // Events (lib/events/endpoints.ts)
   eventFeedEndpoint,
-  // Lenses, signed URLs, search, retry, batch: add their *Endpoint exports here.
+  // Lenses (lib/lenses/endpoints.ts)
+  ensureLensEndpoint,
+  ensureLensesEndpoint,
+  // Signed URLs, search, retry, batch: add their *Endpoint exports here.
 ];

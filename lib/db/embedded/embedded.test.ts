@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 
 // One cluster for the whole file (initdb ~1.5 s); every test starts and stops it on the same DATA_DIR.
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 let dataDir: string;
 const clusterDir = () => path.join(dataDir, "postgres");
 const postmasterPid = () => Number.parseInt(readFileSync(path.join(clusterDir(), "postmaster.pid"), "utf8"), 10);
@@ -125,7 +125,7 @@ describe("startEmbeddedPostgres", () => {
     const child: ChildProcess = spawn(
       process.execPath,
       ["--import", "tsx", "--input-type=module", "-e", `
-        const { startEmbeddedPostgres } = await import(${JSON.stringify(path.join(root, "lib/db/embedded.ts"))});
+        const { startEmbeddedPostgres } = await import(${JSON.stringify(path.join(root, "lib/db/embedded/index.ts"))});
         const s = await startEmbeddedPostgres({ dataDir: ${JSON.stringify(dataDir)}, port: 0 });
         console.log(s.url);
         setInterval(() => {}, 1000);`],
