@@ -156,13 +156,24 @@ function numberOrNull(value: string | null): number | null {
   return Number.isSafeInteger(n) && n >= 0 ? n : null;
 }
 
+/** Failures that mean "the database cannot be reached right now" rather than a bug: 503, retryable. */
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", // network
+  "57P01", "57P02", "57P03", "08000", "08001", "08003", "08006", // PostgreSQL: shutdown, connection failures
+  "P1001", "P1002", "P1017", "P2024", // Prisma: unreachable, timed out, closed, pool timeout
+]);
+
 export function toErrorResponse(error: unknown, requestId: string, operation: string): Response {
   if (isApiError(error)) {
     if (error.status >= 500) logError(error, requestId, operation);
     return errorResponse(error, requestId);
   }
   logError(error, requestId, operation);
-  return errorResponse(new ApiError("internal/unexpected"), requestId);
+  const code = (error as { code?: unknown } | null)?.code;
+  const unavailable = typeof code === "string" && UNAVAILABLE_CODES.has(code);
+  return errorResponse(new ApiError(unavailable ? "service/unavailable" : "internal/unexpected", undefined, {
+    headers: unavailable ? { "Retry-After": "5" } : {},
+  }), requestId);
 }
 
 function logError(error: unknown, requestId: string, operation: string) {
