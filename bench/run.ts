@@ -9,7 +9,7 @@ import { startTestServer } from "@/tests/support/test-server";
 
 async function main() {
   if (!existsSync(".next/BUILD_ID")) spawnSync("npx", ["next", "build"], { stdio: "inherit" });
-  const server = await startTestServer();
+  const server = await startTestServer(process.env.BENCH_SERVER_ENV ? JSON.parse(process.env.BENCH_SERVER_ENV) : {});
   try {
     const { createProject } = await import("@/lib/projects/provision");
     const { createApiKey } = await import("@/lib/auth/api-keys");

@@ -1,28 +1,35 @@
 import { assertNotHeld } from "@/lib/assets/lookup";
-import { assetPrefix, uploadPrefix } from "@/lib/assets/storage-keys";
+import { derivedContentPrefix, uploadPrefix } from "@/lib/assets/storage-keys";
 import { db } from "@/lib/db/client";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
 import { ApiError } from "@/lib/http/errors";
 import { storage } from "@/lib/storage";
 
 /** The asset and all its descendants (children extracted from it, and theirs). */
-async function withDescendants(asset: AssetRow): Promise<{ id: string; projectId: string }[]> {
-  return db().$queryRaw<{ id: string; projectId: string }[]>`
+interface StoredAsset {
+  id: string;
+  projectId: string;
+  storageId: string | null;
+}
+
+async function withDescendants(asset: AssetRow): Promise<StoredAsset[]> {
+  return db().$queryRaw<StoredAsset[]>`
     WITH RECURSIVE tree AS (
-      SELECT id, project_id FROM assets WHERE id = ${asset.id}::uuid
+      SELECT id, project_id, storage_id FROM assets WHERE id = ${asset.id}::uuid
       UNION ALL
-      SELECT a.id, a.project_id FROM assets a JOIN tree t ON a.parent_id = t.id
+      SELECT a.id, a.project_id, a.storage_id FROM assets a JOIN tree t ON a.parent_id = t.id
     )
-    SELECT id::text AS id, project_id::text AS "projectId" FROM tree`;
+    SELECT id::text AS id, project_id::text AS "projectId", storage_id AS "storageId" FROM tree`;
 }
 
 /**
  * Removes stored bytes first, then records it: if the record update fails, a retry finds nothing to
  * delete and finishes, and content is never left behind while the record says it is gone.
  */
-async function removeStoredContent(assets: { id: string; projectId: string }[]): Promise<void> {
+async function removeStoredContent(assets: StoredAsset[]): Promise<void> {
   for (const a of assets) {
-    await storage().deletePrefix(assetPrefix(a.projectId, a.id));
+    if (a.storageId) await storage().delete(a.storageId);
+    await storage().deletePrefix(derivedContentPrefix(a.projectId, a.id));
     await storage().deletePrefix(uploadPrefix(a.projectId, a.id));
   }
 }

@@ -14,8 +14,16 @@ export function errorResponseFor(code: ErrorCode, requestId: string, message?: s
   return errorResponse(new ApiError(code, message ?? ERROR_CODES[code].message), requestId);
 }
 
-/** JSON with BigInt values written as numbers (sizes stay below 2^53 by validation). */
+/**
+ * JSON response. Serializers turn BigInt columns into numbers (sizes stay below 2^53 by
+ * validation); a BigInt that slips through is still written as a number, via the slower replacer.
+ */
 export function jsonResponse(data: unknown, status: number, headers: Record<string, string>): Response {
-  const body = JSON.stringify(data, (_key, value: unknown) => (typeof value === "bigint" ? Number(value) : value));
+  let body: string;
+  try {
+    body = JSON.stringify(data);
+  } catch {
+    body = JSON.stringify(data, (_key, value: unknown) => (typeof value === "bigint" ? Number(value) : value));
+  }
   return new Response(body, { status, headers: { "Content-Type": "application/json", ...headers } });
 }

@@ -171,8 +171,13 @@ const tempPathFor = (file: string) =>
  * temp file is removed again.
  */
 async function createTemp<T>(file: string, create: (tempPath: string) => Promise<T>): Promise<{ tempPath: string; value: T }> {
+  const dir = path.dirname(file);
   for (let attempt = 1; ; attempt++) {
-    await mkdir(path.dirname(file), { recursive: true });
+    // Folders this process made or saw are not made again; one deleted meanwhile shows as ENOENT below.
+    if (attempt > 1 || !knownDirectories.has(dir)) {
+      await mkdir(dir, { recursive: true });
+      rememberDirectory(dir);
+    }
     const tempPath = tempPathFor(file);
     try {
       return { tempPath, value: await create(tempPath) };
@@ -182,8 +187,16 @@ async function createTemp<T>(file: string, create: (tempPath: string) => Promise
       // exists at tempPath (and an existing file there is not ours to remove).
       if (code !== "ENOENT" && code !== "EEXIST") await rm(tempPath, { force: true });
       if (code !== "ENOENT" || attempt >= 3) throw error;
+      knownDirectories.delete(dir);
     }
   }
+}
+
+const knownDirectories = new Set<string>();
+
+function rememberDirectory(dir: string) {
+  if (knownDirectories.size >= 10_000) knownDirectories.clear();
+  knownDirectories.add(dir);
 }
 
 /** Size and etag; content types are not kept by this backend. */
