@@ -27,7 +27,7 @@ export async function moveAsset(asset: AssetRow, folderId: string | null): Promi
 }
 
 /** Known failures keep their codes; anything unexpected becomes the spec's `asset/update-failed`. */
-async function guardUpdate(update: () => Promise<AssetRow>): Promise<AssetRow> {
+export async function guardUpdate(update: () => Promise<AssetRow>): Promise<AssetRow> {
   try {
     return await update();
   } catch (error) {
