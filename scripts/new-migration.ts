@@ -176,7 +176,7 @@ function describe(err: unknown): string {
 function migrationName(args: string[]): string {
   const raw = args.filter((a) => a !== "--").join(" ");
   const name = raw.toLowerCase().replace(/[^a-z0-9]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 200);
-  if (!name) throw new Error("Usage: npm run db:migration -- NAME   (e.g. add_folder_colour)");
+  if (!name) throw new Error("Usage: npm run db:migration -- NAME   (e.g. add_folder_colour), or -- --check");
   return name;
 }
 
@@ -185,7 +185,17 @@ function utcTimestamp(date = new Date()): string {
 }
 
 async function main(): Promise<void> {
-  const name = migrationName(process.argv.slice(2));
+  const args = process.argv.slice(2);
+  if (args.includes("--check")) {
+    // `npm run db:migration -- --check` (part of npm test): fails when the schema has changes
+    // that no migration contains yet.
+    const pending = await computeMigrationSql();
+    if (pending === undefined) return console.log("Migrations match prisma/schema.prisma");
+    console.error(`prisma/schema.prisma has changes without a migration:\n${pending}`);
+    process.exitCode = 1;
+    return;
+  }
+  const name = migrationName(args);
   const sql = await computeMigrationSql();
   if (sql === undefined) {
     console.log("No schema changes");

@@ -50,6 +50,7 @@ const wants = (name: string) => only.length === 0 || only.includes(name);
 
 if (wants("typecheck")) check("typecheck", bin("tsc"), ["--noEmit", "-p", "."]);
 if (wants("lint")) check("lint", bin("eslint"), ["--max-warnings=0", "."]);
+if (wants("migrations")) check("migrations match the schema", bin("tsx"), ["scripts/new-migration.ts", "--check"]);
 if (wants("unit")) vitest("unit");
 if (wants("http")) {
   if (step("next build", bin("next"), ["build"])) vitest("http");

@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import type { ParseArgsConfig } from "node:util";
 import { hashApiKey, createApiKey } from "@/lib/auth/api-keys";
 import { parsePermissionList } from "@/lib/auth/permissions";
@@ -5,6 +6,8 @@ import { db } from "@/lib/db/client";
 import { createProject, listProjects } from "@/lib/projects/provision";
 import { placeSafetyHold, releaseSafetyHold } from "@/lib/assets/safety-hold";
 import { setUploadAllowance } from "@/lib/usage/allowance";
+import { perceptualHash } from "@/lib/moderation/hashing/phash";
+import { addHashes, createHashList, DEFAULT_MAX_DISTANCE, findMatches, listHashLists, removeHash } from "@/lib/moderation/hashing/lists";
 
 type Values = Record<string, string | boolean | undefined>;
 
@@ -26,6 +29,15 @@ function optionalInt(values: Values, name: string): number | undefined {
   const n = Number(value);
   if (!Number.isSafeInteger(n) || n < 0) throw new Error(`--${name} must be a non-negative integer`);
   return n;
+}
+
+async function imageHash(file: string): Promise<string> {
+  const image = await readFile(file).catch((err: NodeJS.ErrnoException) => {
+    throw new Error(`Cannot read ${file}: ${err.code ?? err.message}`);
+  });
+  return perceptualHash(image).catch((err: unknown) => {
+    throw new Error(`Cannot hash ${file}: ${err instanceof Error ? err.message : String(err)}`);
+  });
 }
 
 async function requireProject(projectId: string) {
@@ -127,6 +139,49 @@ export const adminCommands: Record<string, AdminCommand> = {
     async run(values) {
       const project = await requireProject(required(values, "project"));
       return setUploadAllowance(project.ownerUserId, optionalInt(values, "uploads") ?? null);
+    },
+  },
+  "create-hash-list": {
+    usage: "--name NAME [--description TEXT]   (matches place a safety hold)",
+    options: { name: { type: "string" }, description: { type: "string" } },
+    async run(values) {
+      return createHashList({ name: required(values, "name"), description: (values.description as string | undefined) ?? null });
+    },
+  },
+  "add-hashes": {
+    usage: "--list NAME (--hashes HEX16,HEX16,... | --image PATH) [--label TEXT]",
+    options: { list: { type: "string" }, hashes: { type: "string" }, image: { type: "string" }, label: { type: "string" } },
+    async run(values) {
+      const list = required(values, "list");
+      const hasHashes = typeof values.hashes === "string";
+      if (hasHashes === (typeof values.image === "string")) throw new Error("Give exactly one of --hashes or --image");
+      const hashes = hasHashes
+        ? (values.hashes as string).split(",").map((h) => h.trim()).filter(Boolean)
+        : [await imageHash(required(values, "image"))];
+      const result = await addHashes(list, hashes, { label: (values.label as string | undefined) ?? null });
+      return { ...result, hashes };
+    },
+  },
+  "remove-hash": {
+    usage: "--list NAME --hash HEX16",
+    options: { list: { type: "string" }, hash: { type: "string" } },
+    async run(values) {
+      return removeHash(required(values, "list"), required(values, "hash"));
+    },
+  },
+  "list-hash-lists": {
+    usage: "",
+    options: {},
+    async run() {
+      return { lists: await listHashLists() };
+    },
+  },
+  "match-image": {
+    usage: `--image PATH [--max-distance N]   (Hamming distance, default ${DEFAULT_MAX_DISTANCE})`,
+    options: { image: { type: "string" }, "max-distance": { type: "string" } },
+    async run(values) {
+      const hash = await imageHash(required(values, "image"));
+      return { hash, matches: await findMatches(hash, optionalInt(values, "max-distance") ?? DEFAULT_MAX_DISTANCE) };
     },
   },
 };

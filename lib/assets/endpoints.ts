@@ -14,6 +14,7 @@ import {
   rawUploadQuery,
   uuid,
 } from "@/lib/assets/schemas";
+import { searchAssetsQuery, searchPageSchema } from "@/lib/assets/search";
 import { AUTH_ERRORS, IDEMPOTENCY_ERRORS, JSON_BODY_ERRORS, defineEndpoint } from "@/lib/http/endpoint";
 import type { ErrorCode } from "@/lib/http/errors";
 
@@ -136,6 +137,25 @@ export const listAssetsEndpoint = defineEndpoint({
   params: projectParams,
   query: listAssetsQuery,
   response: { description: "A page of assets", schema: assetPageSchema },
+  errors: [...AUTH_ERRORS, "request/validation-failed", "project/not-found"],
+});
+
+export const searchAssetsEndpoint = defineEndpoint({
+  operationId: "searchAssets",
+  method: "GET",
+  path: "/projects/{projectId}/assets/search",
+  summary: "Full-text search over names, tags, descriptions, metadata values and extracted text",
+  description:
+    "Matches keywords and natural-language descriptions (stemmed English and exact words) against name and tags, " +
+    "description and model labels, metadata values and extracted text, in that order of weight. Results are " +
+    "`{asset, rank}`, best first (rank, then newest, then id). Extracted children are included unless " +
+    "`includeChildren=false`.",
+  tag: "Assets",
+  auth: "apiKey",
+  permission: "assets:read",
+  params: projectParams,
+  query: searchAssetsQuery,
+  response: { description: "A page of matches, best first", schema: searchPageSchema },
   errors: [...AUTH_ERRORS, "request/validation-failed", "project/not-found"],
 });
 

@@ -57,6 +57,7 @@ export async function insertUploadedAsset(draft: AssetDraft, facts: StoredConten
     uploadPartsReceived: null,
     metadata: f.metadata ?? null,
     tags: [],
+    labels: [],
     report: null,
     flagged: null,
     moderationAction: null,
