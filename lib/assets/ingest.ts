@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
 import { detectContent, describeImage, type AssetType } from "@/lib/assets/content-type";
 import { mapUniqueViolation } from "@/lib/assets/lookup";
-import { peekStream } from "@/lib/assets/peek";
+import { collectStream, peekStream } from "@/lib/assets/peek";
 import type { AssetCommonFields } from "@/lib/assets/schemas";
 import { assetContentKey } from "@/lib/assets/storage-keys";
 import { config } from "@/lib/config";
@@ -107,25 +107,15 @@ export async function ingestContent(draft: AssetDraft, content: ContentInput): P
 }
 
 /**
- * Reads a streamed image into memory. Past the direct-upload limit it only counts bytes (up to the
- * multipart limit), so the error can tell "use multipart upload" from "too large for any upload".
+ * Reads a streamed image into memory (sharp needs all of it). Reading goes on up to the multipart
+ * limit, so the error can tell "use multipart upload" from "too large for any upload".
  */
 async function collectImage(source: Readable): Promise<Buffer> {
-  const { directImageBytes, multipartImageBytes } = config().limits;
-  const chunks: Buffer[] = [];
-  let length = 0;
-  for await (const chunk of source) {
-    const buffer = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk as Uint8Array);
-    length += buffer.length;
-    if (length > multipartImageBytes) {
-      source.destroy();
-      throw sizeLimitError("image", length) as ApiError;
-    }
-    if (length < directImageBytes) chunks.push(buffer);
-  }
-  const limitError = sizeLimitError("image", length);
+  const { multipartImageBytes } = config().limits;
+  const bytes = await collectStream(source, multipartImageBytes, () => sizeLimitError("image", multipartImageBytes + 1) as ApiError);
+  const limitError = sizeLimitError("image", bytes.length);
   if (limitError) throw limitError;
-  return Buffer.concat(chunks, length);
+  return bytes;
 }
 
 async function readHead(source: Buffer | Readable): Promise<{ head: Buffer; body: Buffer | Readable }> {
