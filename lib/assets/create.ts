@@ -1,5 +1,6 @@
 import type { Readable } from "node:stream";
-import { createAssetFromContent, type AssetDraft } from "@/lib/assets/ingest";
+import type { AssetDraft } from "@/lib/assets/draft";
+import { createAssetFromContent } from "@/lib/assets/ingest";
 import { decodeInlineContent } from "@/lib/assets/inline-content";
 import { addPart, startMultipartUpload } from "@/lib/assets/multipart";
 import { createAssetFromUrl } from "@/lib/assets/remote";

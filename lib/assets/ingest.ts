@@ -1,37 +1,24 @@
 import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
-import { detectContent, describeImage, type AssetType } from "@/lib/assets/content-type";
-import { mapUniqueViolation } from "@/lib/assets/lookup";
-import { collectStream, peekStream } from "@/lib/assets/peek";
-import type { AssetCommonFields } from "@/lib/assets/schemas";
+import { CONTENT_HEAD_BYTES, detectContent, describeImage, type AssetType } from "@/lib/assets/content-type";
+import { mapConstraintViolation } from "@/lib/assets/lookup";
+import { collectStream, readContentHead } from "@/lib/assets/peek";
+import type { AssetDraft } from "@/lib/assets/draft";
 import { assetContentKey } from "@/lib/assets/storage-keys";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db/client";
-import type { Asset as AssetRow, Prisma } from "@/lib/db/generated/client";
+import type { Asset as AssetRow } from "@/lib/db/generated/client";
 import { insertUploadedAsset } from "@/lib/assets/insert";
 import { requireFolderInProject } from "@/lib/folders/lookup";
 import { ApiError } from "@/lib/http/errors";
 import { storage } from "@/lib/storage";
 import { assertUploadAllowed, withUploadUnit } from "@/lib/usage/allowance";
 
-/** What the caller knows about a new asset before its bytes are read. */
-export interface AssetDraft {
-  projectId: string;
-  /** Owner of the project: uploads count against this user's allowance. */
-  ownerUserId: string;
-  fields: AssetCommonFields;
-  /** `queue` of the request: true = classify in the background. */
-  queued: boolean;
-  sourceUrl?: string | null;
-}
-
 export interface ContentInput {
   source: Buffer | Readable;
   declaredType: string | null;
   fileName?: string | null;
 }
-
-const HEAD_BYTES = 4100;
 
 /**
  * Checks that need no bytes, run before reading content: the folder, the externalId and, when the
@@ -72,7 +59,7 @@ export async function createAssetFromContent(draft: AssetDraft, content: Content
  * the caller holds an upload unit.
  */
 export async function ingestContent(draft: AssetDraft, content: ContentInput): Promise<AssetRow> {
-  const { head, body } = await readHead(content.source);
+  const { head, body } = await readContentHead(content.source, CONTENT_HEAD_BYTES);
   const detected = await detectContent(head, content.declaredType, content.fileName);
   const limitError = sizeLimitError(detected.type, Buffer.isBuffer(body) ? body.length : null);
   if (limitError) throw limitError;
@@ -102,7 +89,7 @@ export async function ingestContent(draft: AssetDraft, content: ContentInput): P
     });
   } catch (error) {
     await storage().delete(key).catch(() => undefined);
-    throw mapUniqueViolation(error);
+    throw mapConstraintViolation(error);
   }
 }
 
@@ -116,44 +103,4 @@ async function collectImage(source: Readable): Promise<Buffer> {
   const limitError = sizeLimitError("image", bytes.length);
   if (limitError) throw limitError;
   return bytes;
-}
-
-async function readHead(source: Buffer | Readable): Promise<{ head: Buffer; body: Buffer | Readable }> {
-  if (Buffer.isBuffer(source)) {
-    if (source.length === 0) throw new ApiError("upload/empty-content");
-    return { head: source.subarray(0, HEAD_BYTES), body: source };
-  }
-  const { head, stream } = await peekStream(source, HEAD_BYTES);
-  if (head.length === 0) throw new ApiError("upload/empty-content");
-  return { head, body: stream };
-}
-
-export interface StoredContentFacts {
-  id: string;
-  type: AssetType;
-  fileFormat: string;
-  fileExtension: string | null;
-  sizeInBytes: bigint;
-  checksums: { sha256: string; md5: string };
-  imageData?: Prisma.InputJsonObject;
-  storageId: string;
-  uploadPartsReceived?: number;
-}
-
-/** The columns a new asset takes from its draft (the request's fields). */
-export function draftColumns(draft: AssetDraft) {
-  const f = draft.fields;
-  return {
-    projectId: draft.projectId,
-    name: f.name,
-    description: f.description ?? null,
-    visibility: f.visibility ?? null,
-    metadata: f.metadata ?? undefined,
-    externalId: f.externalId ?? null,
-    externalUrl: f.externalUrl ?? null,
-    folderId: f.folderId ?? null,
-    processingOptions: f.processingOptions ?? undefined,
-    sourceUrl: draft.sourceUrl ?? null,
-    queued: draft.queued,
-  };
 }

@@ -1,4 +1,4 @@
-import type { AssetDraft, StoredContentFacts } from "@/lib/assets/ingest";
+import { draftColumns, type AssetDraft, type StoredContentFacts } from "@/lib/assets/draft";
 import { uploadedEventFor } from "@/lib/assets/events";
 import { dbAssetType } from "@/lib/assets/serialize";
 import { sqlPool } from "@/lib/db/client";
@@ -33,16 +33,12 @@ export async function insertUploadedAsset(draft: AssetDraft, facts: StoredConten
   const now = new Date();
   const f = draft.fields;
   const row: AssetRow = {
+    ...draftColumns(draft),
+    metadata: f.metadata ?? null,
+    processingOptions: f.processingOptions ?? null,
     id: facts.id,
-    projectId: draft.projectId,
     userId: null,
     parentId: null,
-    folderId: f.folderId ?? null,
-    name: f.name,
-    description: f.description ?? null,
-    externalId: f.externalId ?? null,
-    externalUrl: f.externalUrl ?? null,
-    sourceUrl: draft.sourceUrl ?? null,
     type: dbAssetType(facts.type),
     status: "pending",
     fileFormat: facts.fileFormat,
@@ -55,7 +51,6 @@ export async function insertUploadedAsset(draft: AssetDraft, facts: StoredConten
     storageId: facts.storageId,
     storageDeletedAt: null,
     uploadPartsReceived: null,
-    metadata: f.metadata ?? null,
     tags: [],
     labels: [],
     report: null,
@@ -64,9 +59,6 @@ export async function insertUploadedAsset(draft: AssetDraft, facts: StoredConten
     safetyHold: null,
     rejectionNote: null,
     extractedText: null,
-    processingOptions: f.processingOptions ?? null,
-    queued: draft.queued,
-    visibility: f.visibility ?? null,
     createdAt: now,
     updatedAt: now,
   };

@@ -21,7 +21,7 @@ export function assertNotHeld(asset: AssetRow): void {
  * Database refusals that race past the early checks: the unique (projectId, externalId) index, and
  * the folder foreign key when the folder was deleted in between.
  */
-export function mapUniqueViolation(error: unknown): unknown {
+export function mapConstraintViolation(error: unknown): unknown {
   // Prisma's codes, and PostgreSQL's for statements sent through the pg pool.
   const code = (error as { code?: unknown } | null)?.code;
   if (code === "P2002" || code === "23505") return new ApiError("asset/duplicate-external-id");

@@ -1,10 +1,11 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
-import { detectContent, describeImage, type AssetType } from "@/lib/assets/content-type";
-import { mapUniqueViolation } from "@/lib/assets/lookup";
-import { collectStream, peekStream } from "@/lib/assets/peek";
+import { CONTENT_HEAD_BYTES, detectContent, describeImage, type AssetType } from "@/lib/assets/content-type";
+import { mapConstraintViolation } from "@/lib/assets/lookup";
+import { collectStream, readContentHead } from "@/lib/assets/peek";
 import { recordUploadedEvent } from "@/lib/assets/events";
-import { checkDraft, draftColumns, type AssetDraft } from "@/lib/assets/ingest";
+import { draftColumns, type AssetDraft } from "@/lib/assets/draft";
+import { checkDraft } from "@/lib/assets/ingest";
 import { apiAssetType, dbAssetType } from "@/lib/assets/serialize";
 import { assetContentKey, uploadPartKey, uploadPrefix } from "@/lib/assets/storage-keys";
 import { config } from "@/lib/config";
@@ -47,7 +48,7 @@ export async function startMultipartUpload(
     throw new ApiError("upload/part-out-of-order", "A multipart upload starts with part 1.");
   }
   await checkDraft(draft, { checkAllowance: true });
-  const { head, body } = await readHead(first.source);
+  const { head, body } = await readContentHead(first.source, CONTENT_HEAD_BYTES);
   const detected = await detectContent(head, first.declaredType, draft.fields.name);
   const maxTotal = maxTotalFor(detected.type);
   if (totalSizeInBytes !== undefined && totalSizeInBytes > maxTotal) {
@@ -77,7 +78,6 @@ export async function startMultipartUpload(
           create: {
             contentType: detected.mime,
             totalSizeInBytes: totalSizeInBytes === undefined ? null : BigInt(totalSizeInBytes),
-            receivedBytes: BigInt(size),
             partSizes: [BigInt(size)],
             partKeys: [partKey],
             expiresAt: expiry(),
@@ -87,7 +87,7 @@ export async function startMultipartUpload(
     });
   } catch (error) {
     await storage().delete(partKey).catch(() => undefined);
-    throw mapUniqueViolation(error);
+    throw mapConstraintViolation(error);
   }
   return first.isFinal ? completeUpload(row.id) : row;
 }
@@ -130,7 +130,6 @@ export async function addPart(asset: AssetRow, part: PartInput): Promise<AssetRo
       data: {
         partKeys: keys,
         partSizes: sizes,
-        receivedBytes: sizes.reduce((a, b) => a + b, 0n),
         expiresAt: expiry(),
         completing: part.isFinal,
       },
@@ -158,12 +157,13 @@ async function requireActiveUpload(asset: AssetRow): Promise<MultipartUpload> {
 
 /** Assembles the parts into the asset's content and makes it a normal pending asset. */
 async function completeUpload(assetId: string): Promise<AssetRow> {
-  const claimed = await db().multipartUpload.updateMany({ where: { assetId }, data: { completing: true } });
+  // Only the final part gets here: its transaction set `completing` (or the first part was final and
+  // nobody knows the asset yet), so no other part of this upload can get in now.
   const upload = await db().multipartUpload.findUnique({
     where: { assetId },
     include: { asset: { include: { project: { select: { ownerUserId: true } } } } },
   });
-  if (claimed.count === 0 || !upload) throw new ApiError("upload/not-in-progress");
+  if (!upload) throw new ApiError("upload/not-in-progress");
   const { asset } = upload;
   const key = assetContentKey(asset.projectId, asset.id);
   try {
@@ -202,12 +202,6 @@ async function describeStoredImage(key: string) {
   if (!object) return null;
   const bytes = await collectStream(object.body, config().limits.multipartImageBytes, () => new ApiError("upload/too-large"));
   return describeImage(bytes);
-}
-
-async function readHead(source: Buffer | Readable): Promise<{ head: Buffer; body: Buffer | Readable }> {
-  if (Buffer.isBuffer(source)) return { head: source.subarray(0, 4100), body: source };
-  const { head, stream } = await peekStream(source, 4100);
-  return { head, body: stream };
 }
 
 /** Streams one part to storage within `room` bytes; empty parts and wrong declared sizes are refused. */

@@ -1,4 +1,5 @@
 import { PassThrough, Readable } from "node:stream";
+import { ApiError } from "@/lib/http/errors";
 
 /**
  * Reads the first `size` bytes of a stream (for type detection) and returns them with a stream that
@@ -48,4 +49,21 @@ export async function collectStream(source: Readable, maxBytes: number, onTooLar
     chunks.push(buffer);
   }
   return Buffer.concat(chunks, length);
+}
+
+/**
+ * The first bytes of some content (for type detection) and the content itself, still whole.
+ * Empty content is refused here, before anything is stored.
+ */
+export async function readContentHead(
+  source: Buffer | Readable,
+  headBytes: number,
+): Promise<{ head: Buffer; body: Buffer | Readable }> {
+  if (Buffer.isBuffer(source)) {
+    if (source.length === 0) throw new ApiError("upload/empty-content");
+    return { head: source.subarray(0, headBytes), body: source };
+  }
+  const { head, stream } = await peekStream(source, headBytes);
+  if (head.length === 0) throw new ApiError("upload/empty-content");
+  return { head, body: stream };
 }

@@ -1,5 +1,6 @@
 import path from "node:path";
-import { checkDraft, ingestContent, type AssetDraft } from "@/lib/assets/ingest";
+import type { AssetDraft } from "@/lib/assets/draft";
+import { checkDraft, ingestContent } from "@/lib/assets/ingest";
 import { config } from "@/lib/config";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
 import { safeFetch } from "@/lib/net/safe-fetch";

@@ -1,4 +1,4 @@
-import { assertNotHeld, mapUniqueViolation } from "@/lib/assets/lookup";
+import { assertNotHeld, mapConstraintViolation } from "@/lib/assets/lookup";
 import type { PatchAssetBody } from "@/lib/assets/schemas";
 import { db } from "@/lib/db/client";
 import { Prisma, type Asset as AssetRow } from "@/lib/db/generated/client";
@@ -31,7 +31,7 @@ export async function guardUpdate(update: () => Promise<AssetRow>): Promise<Asse
   try {
     return await update();
   } catch (error) {
-    const mapped = mapUniqueViolation(error);
+    const mapped = mapConstraintViolation(error);
     if (isApiError(mapped)) throw mapped;
     if ((error as { code?: string }).code === "P2025") throw new ApiError("asset/not-found");
     if ((error as { code?: string }).code === "P2003") throw new ApiError("folder/not-found");

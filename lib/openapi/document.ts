@@ -33,20 +33,16 @@ export interface OpenApiDocument {
   "x-error-codes": { code: ErrorCode; status: number; message: string }[];
 }
 
-const cache = new Map<string, OpenApiDocument>();
+let cached: OpenApiDocument | undefined;
 
 /**
- * The document for all registered endpoints; built once per server URL (it is pure) and frozen,
- * since every caller shares it.
+ * The document for all registered endpoints. The one the API serves (relative server URL) is built
+ * once and frozen, since every request shares it; other server URLs get a fresh document.
  */
 export function buildOpenApiDocument(serverUrl: string = DEFAULT_SERVER_URL): OpenApiDocument {
-  let doc = cache.get(serverUrl);
-  if (!doc) {
-    doc = deepFreeze(generateOpenApiDocument(API_ENDPOINTS, serverUrl));
-    if (cache.size >= 16) cache.clear(); // bounded, should a caller ever derive URLs from requests
-    cache.set(serverUrl, doc);
-  }
-  return doc;
+  if (serverUrl !== DEFAULT_SERVER_URL) return generateOpenApiDocument(API_ENDPOINTS, serverUrl);
+  cached ??= deepFreeze(generateOpenApiDocument(API_ENDPOINTS, serverUrl));
+  return cached;
 }
 
 function deepFreeze<T>(value: T): T {

@@ -1,7 +1,6 @@
 import { config } from "@/lib/config";
 import { db, sqlPool } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
-import { EVENT_TYPES } from "@/lib/events/catalogue";
 import { recordEvent } from "@/lib/events/record";
 import { ApiError } from "@/lib/http/errors";
 
@@ -15,34 +14,11 @@ type Tx = Prisma.TransactionClient;
  * do not queue behind each other's disk writes. An OS crash can forget the last few increments
  * (an owner gains an upload or two); it can never lose an upload or corrupt the count.
  */
-const LIMIT = EVENT_TYPES["usage.limit-reached"];
-
 const TAKE_UNIT = `
-WITH relaxed AS (SELECT set_config('synchronous_commit', 'off', true) AS setting),
-counter AS (
-  SELECT owner_user_id, limit_reached_at IS NULL AS unmarked FROM usage_counters WHERE owner_user_id = $1::uuid FOR UPDATE
-),
-consumed AS (
-  UPDATE usage_counters u
-     SET uploads_used = u.uploads_used + 1,
-         updated_at = now(),
-         limit_reached_at = CASE WHEN u.uploads_used + 1 >= COALESCE(u.upload_allowance, $2) THEN COALESCE(u.limit_reached_at, now())
-                                 ELSE u.limit_reached_at END
-    FROM relaxed, counter
-   WHERE u.owner_user_id = counter.owner_user_id AND u.uploads_used < COALESCE(u.upload_allowance, $2)
-  RETURNING u.uploads_used AS used, COALESCE(u.upload_allowance, $2) AS allowance,
-            counter.unmarked AND u.limit_reached_at IS NOT NULL AS just_reached
-), limit_reached AS (
-  INSERT INTO events (id, project_id, type, severity, title, description, facts, notify, created_at, updated_at)
-  SELECT gen_random_uuid(), $3::uuid, 'usage.limit-reached', '${LIMIT.severity}', 'Free upload allowance used',
-         format('The project owner has used all %s free uploads; new uploads are blocked.', allowance),
-         jsonb_build_array(jsonb_build_object('key', 'limit', 'value', allowance),
-                           jsonb_build_object('key', 'used', 'value', used),
-                           jsonb_build_object('key', 'owner-user-id', 'value', $1::text)),
-         ${LIMIT.notify}, now(), now()
-    FROM consumed WHERE just_reached
-)
-SELECT used FROM consumed`;
+UPDATE usage_counters SET uploads_used = uploads_used + 1, updated_at = now()
+  FROM (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed
+ WHERE owner_user_id = $1::uuid AND uploads_used < COALESCE(upload_allowance, $2)
+RETURNING uploads_used AS used, COALESCE(upload_allowance, $2) AS allowance, limit_reached_at IS NULL AS unmarked`;
 
 /** Gives a unit back; the limit stays marked as reached, so its event is never sent twice. */
 const RETURN_UNIT = `
@@ -52,12 +28,16 @@ UPDATE usage_counters SET uploads_used = uploads_used - 1, updated_at = now()
 
 export async function takeUploadUnit(projectId: string, ownerUserId: string): Promise<void> {
   for (let attempt = 0; attempt < 2; attempt++) {
-    const { rowCount } = await sqlPool().query({
+    const { rows } = await sqlPool().query<{ used: number; allowance: number; unmarked: boolean }>({
       name: "sieve-take-upload-unit",
       text: TAKE_UNIT,
-      values: [ownerUserId, config().freeUploadAllowance, projectId],
+      values: [ownerUserId, config().freeUploadAllowance],
     });
-    if (rowCount === 1) return;
+    const taken = rows[0];
+    if (taken) {
+      if (taken.used >= taken.allowance && taken.unmarked) await markLimitReached(projectId, ownerUserId, taken.allowance, taken.used);
+      return;
+    }
     // Nothing taken: the allowance is used up (this throws), or the owner has no counter yet.
     await assertUploadAllowed(projectId, ownerUserId);
     await ensureUsageCounter(ownerUserId);
@@ -87,7 +67,7 @@ export async function ensureUsageCounter(ownerUserId: string): Promise<void> {
   await db().usageCounter.upsert({ where: { ownerUserId }, create: { ownerUserId }, update: {} });
 }
 
-/** Refuses when the allowance is used up (emitting the event once if it never was, e.g. after the allowance was lowered). */
+/** Refuses when the allowance is used up (recording the limit event if it never was). */
 export async function assertUploadAllowed(projectId: string, ownerUserId: string): Promise<void> {
   const { rows } = await sqlPool().query<{ used: number; allowance: number | null; reached: Date | null }>({
     name: "sieve-upload-allowance",
@@ -98,17 +78,20 @@ export async function assertUploadAllowed(projectId: string, ownerUserId: string
   const allowance = counter?.allowance ?? config().freeUploadAllowance;
   const used = counter?.used ?? 0;
   if (used < allowance) return;
-  // Reached without the event (e.g. the allowance was lowered): emit it once, then refuse.
-  if (!counter?.reached) {
-    await db().$transaction(async (tx) => {
-      const claimed = await tx.usageCounter.updateMany({
-        where: { ownerUserId, limitReachedAt: null },
-        data: { limitReachedAt: new Date() },
-      });
-      if (claimed.count === 1) await recordLimitReached(tx, projectId, ownerUserId, allowance, used);
-    });
-  }
+  // Reached without the event (e.g. the allowance was lowered, or a crash came between): emit it now.
+  if (!counter?.reached) await markLimitReached(projectId, ownerUserId, allowance, used);
   throw new ApiError("upload/allowance-exhausted");
+}
+
+/**
+ * Marks the owner's limit as reached and records `usage.limit-reached`, in one transaction, once:
+ * only the caller that flips `limit_reached_at` from null writes the event.
+ */
+async function markLimitReached(projectId: string, ownerUserId: string, limit: number, used: number): Promise<void> {
+  await db().$transaction(async (tx) => {
+    const claimed = await tx.usageCounter.updateMany({ where: { ownerUserId, limitReachedAt: null }, data: { limitReachedAt: new Date() } });
+    if (claimed.count === 1) await recordLimitReached(tx, projectId, ownerUserId, limit, used);
+  });
 }
 
 async function recordLimitReached(tx: Tx, projectId: string, ownerUserId: string, limit: number, used: number) {

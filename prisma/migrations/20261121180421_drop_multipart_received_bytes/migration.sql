@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "multipart_uploads" DROP COLUMN "received_bytes";
