@@ -38,6 +38,22 @@ const envSchema = z.object({
   SIEVE_UPLOAD_EXPIRY_SECONDS: int(1).default(24 * 60 * 60),
   SIEVE_IDEMPOTENCY_TTL_SECONDS: int(60).default(24 * 60 * 60),
   SIEVE_DEV: bool.default(false),
+  // Inngest: the SDK reads these itself; they also choose the mode (see lib/executor/mode.ts).
+  INNGEST_SIGNING_KEY: z.string().optional(),
+  INNGEST_EVENT_KEY: z.string().optional(),
+  INNGEST_BASE_URL: z.string().url().optional(),
+  INNGEST_DEV: z.string().optional(),
+  SIEVE_EXECUTOR_CONCURRENCY: int(1).default(8),
+  SIEVE_EXECUTOR_RETRY_BASE_MS: int(1).default(1000),
+  SIEVE_EXECUTOR_LEASE_MS: int(1000).default(15_000),
+  SIEVE_EXECUTOR_STEP_TIMEOUT_MS: int(1000).default(10 * 60_000),
+  SIEVE_SYNC_DECISION_TIMEOUT_MS: int(0).default(10_000),
+  SIEVE_PROCESSING_RECONCILE_SECONDS: int(5).default(120),
+  SIEVE_CLASSIFIER_PROVIDERS: z.string().default("local"),
+  SIEVE_CLASSIFIER_TIMEOUT_MS: int(100).default(20_000),
+  SIEVE_OPENAI_MODERATION_URL: z.string().url().optional(),
+  SIEVE_OPENAI_MODERATION_KEY: z.string().optional(),
+  SIEVE_OPENAI_MODERATION_MODEL: z.string().default("omni-moderation-latest"),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -92,6 +108,32 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     uploadExpirySeconds: e.SIEVE_UPLOAD_EXPIRY_SECONDS,
     idempotencyTtlSeconds: e.SIEVE_IDEMPOTENCY_TTL_SECONDS,
     dev: e.SIEVE_DEV,
+    inngest: {
+      /** Embedded executor unless an Inngest server (Cloud, self-hosted or dev) is configured. */
+      mode: (e.INNGEST_DEV ? "dev" : e.INNGEST_SIGNING_KEY ? (e.INNGEST_BASE_URL ? "self-hosted" : "cloud") : "embedded") as
+        | "embedded"
+        | "cloud"
+        | "self-hosted"
+        | "dev",
+    },
+    executor: {
+      concurrency: e.SIEVE_EXECUTOR_CONCURRENCY,
+      retryBaseMs: e.SIEVE_EXECUTOR_RETRY_BASE_MS,
+      leaseMs: e.SIEVE_EXECUTOR_LEASE_MS,
+      stepTimeoutMs: e.SIEVE_EXECUTOR_STEP_TIMEOUT_MS,
+    },
+    pipeline: {
+      /** How long a queue=false text/image upload waits for its decision before answering `pending`. */
+      syncDecisionTimeoutMs: e.SIEVE_SYNC_DECISION_TIMEOUT_MS,
+      /** Pending assets older than this are handed to the pipeline again (deduplicated by event id). */
+      reconcileAfterSeconds: e.SIEVE_PROCESSING_RECONCILE_SECONDS,
+    },
+    classifiers: {
+      /** Comma-separated: `local` (rules + nsfwjs + OCR) and/or `openai` (an OpenAI-moderation-compatible API). */
+      providers: e.SIEVE_CLASSIFIER_PROVIDERS.split(",").map((p) => p.trim()).filter(Boolean),
+      timeoutMs: e.SIEVE_CLASSIFIER_TIMEOUT_MS,
+      openai: { baseUrl: e.SIEVE_OPENAI_MODERATION_URL, apiKey: e.SIEVE_OPENAI_MODERATION_KEY, model: e.SIEVE_OPENAI_MODERATION_MODEL },
+    },
   };
 }
 

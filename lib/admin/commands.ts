@@ -6,7 +6,7 @@ import { db } from "@/lib/db/client";
 import { createProject, listProjects } from "@/lib/projects/provision";
 import { placeSafetyHold, releaseSafetyHold } from "@/lib/assets/safety-hold";
 import { setUploadAllowance } from "@/lib/usage/allowance";
-import { perceptualHash } from "@/lib/moderation/hashing/phash";
+import { imageHashPair, perceptualHash } from "@/lib/moderation/hashing/phash";
 import { addHashes, createHashList, DEFAULT_MAX_DISTANCE, findMatches, listHashLists, removeHash } from "@/lib/moderation/hashing/lists";
 
 type Values = Record<string, string | boolean | undefined>;
@@ -31,13 +31,25 @@ function optionalInt(values: Values, name: string): number | undefined {
   return n;
 }
 
-async function imageHash(file: string): Promise<string> {
-  const image = await readFile(file).catch((err: NodeJS.ErrnoException) => {
+async function readImage(file: string): Promise<Buffer> {
+  return readFile(file).catch((err: NodeJS.ErrnoException) => {
     throw new Error(`Cannot read ${file}: ${err.code ?? err.message}`);
   });
-  return perceptualHash(image).catch((err: unknown) => {
+}
+
+function hashFailed(file: string) {
+  return (err: unknown) => {
     throw new Error(`Cannot hash ${file}: ${err instanceof Error ? err.message : String(err)}`);
-  });
+  };
+}
+
+async function imageHash(file: string): Promise<string> {
+  return perceptualHash(await readImage(file)).catch(hashFailed(file));
+}
+
+/** Both hashes the pipeline matches (pHash misses mirror-symmetric images that dHash catches). */
+async function imageHashes(file: string): Promise<string[]> {
+  return imageHashPair(await readImage(file)).catch(hashFailed(file));
 }
 
 async function requireProject(projectId: string) {
@@ -149,7 +161,7 @@ export const adminCommands: Record<string, AdminCommand> = {
     },
   },
   "add-hashes": {
-    usage: "--list NAME (--hashes HEX16,HEX16,... | --image PATH) [--label TEXT]",
+    usage: "--list NAME (--hashes HEX16,HEX16,... | --image PATH: adds its pHash and dHash) [--label TEXT]",
     options: { list: { type: "string" }, hashes: { type: "string" }, image: { type: "string" }, label: { type: "string" } },
     async run(values) {
       const list = required(values, "list");
@@ -157,7 +169,7 @@ export const adminCommands: Record<string, AdminCommand> = {
       if (hasHashes === (typeof values.image === "string")) throw new Error("Give exactly one of --hashes or --image");
       const hashes = hasHashes
         ? (values.hashes as string).split(",").map((h) => h.trim()).filter(Boolean)
-        : [await imageHash(required(values, "image"))];
+        : await imageHashes(required(values, "image"));
       const result = await addHashes(list, hashes, { label: (values.label as string | undefined) ?? null });
       return { ...result, hashes };
     },

@@ -18,6 +18,7 @@ import { ApiError } from "@/lib/http/errors";
 import { collectStream } from "@/lib/assets/peek";
 import { parseJsonBody } from "@/lib/http/body";
 import { parseOrThrow } from "@/lib/http/validation";
+import { processAfterUpload } from "@/lib/moderation/pipeline/dispatch";
 
 /** Entry points of the create/upload endpoints: they turn requests into drafts and content. */
 
@@ -42,7 +43,7 @@ export async function createAsset(target: UploadTarget, body: CreateAssetBody, q
   } else {
     row = await createAssetFromUrl(draft, url as string);
   }
-  return serializeAsset(row);
+  return serializeAsset(await processAfterUpload(row));
 }
 
 export interface RawRequest {
@@ -58,7 +59,7 @@ export async function uploadRawAsset(target: UploadTarget, query: RawUploadQuery
     declaredType,
     fileName: fileNameOf(raw.headers),
   });
-  return serializeAsset(row);
+  return serializeAsset(await processAfterUpload(row));
 }
 
 export async function startRawMultipartUpload(target: UploadTarget, query: MultipartStartQuery, raw: RawRequest): Promise<ApiAsset> {
@@ -68,7 +69,7 @@ export async function startRawMultipartUpload(target: UploadTarget, query: Multi
     { source: raw.stream, declaredType, partNumber: query.partNumber, isFinal: query.isFinal ?? false },
     query.totalSizeInBytes,
   );
-  return serializeAsset(row);
+  return serializeAsset(await processAfterUpload(row));
 }
 
 /** A part arrives as JSON `{part}` (same forms as Create Asset) or as raw bytes. */
@@ -82,12 +83,16 @@ export async function uploadPart(
     const bytes = await collectStream(raw.stream, config().limits.maxJsonBodyBytes, () => new ApiError("request/body-too-large"));
     const { part } = parseOrThrow(partBody, parseJsonBody(bytes), "body");
     return serializeAsset(
-      await addPart(asset, { source: decodeInlineContent(part), declaredType: part.type, partNumber: part.partNumber, isFinal: part.isFinal }),
+      await processAfterUpload(
+        await addPart(asset, { source: decodeInlineContent(part), declaredType: part.type, partNumber: part.partNumber, isFinal: part.isFinal }),
+      ),
     );
   }
   requireUploadHeaders(raw, "part");
   return serializeAsset(
-    await addPart(asset, { source: raw.stream, declaredType: raw.contentType, partNumber: query.partNumber, isFinal: query.isFinal ?? false }),
+    await processAfterUpload(
+      await addPart(asset, { source: raw.stream, declaredType: raw.contentType, partNumber: query.partNumber, isFinal: query.isFinal ?? false }),
+    ),
   );
 }
 

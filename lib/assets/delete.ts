@@ -12,7 +12,7 @@ interface StoredAsset {
   storageId: string | null;
 }
 
-async function withDescendants(asset: AssetRow): Promise<StoredAsset[]> {
+export async function withDescendants(asset: AssetRow): Promise<StoredAsset[]> {
   return db().$queryRaw<StoredAsset[]>`
     WITH RECURSIVE tree AS (
       SELECT id, project_id, storage_id FROM assets WHERE id = ${asset.id}::uuid
@@ -26,7 +26,7 @@ async function withDescendants(asset: AssetRow): Promise<StoredAsset[]> {
  * Removes stored bytes first, then records it: if the record update fails, a retry finds nothing to
  * delete and finishes, and content is never left behind while the record says it is gone.
  */
-async function removeStoredContent(assets: StoredAsset[]): Promise<void> {
+export async function removeStoredContent(assets: StoredAsset[]): Promise<void> {
   for (const a of assets) {
     if (a.storageId) await storage().delete(a.storageId);
     await storage().deletePrefix(derivedContentPrefix(a.projectId, a.id));

@@ -239,3 +239,21 @@ export const deleteAssetEndpoint = defineEndpoint({
   response: { description: "Empty object", schema: z.object({}).strict() },
   errors: [...AUTH_ERRORS, "asset/not-found", "asset/safety-held"],
 });
+
+export const retryAssetEndpoint = defineEndpoint({
+  operationId: "retryAsset",
+  method: "POST",
+  path: "/assets/{assetId}/retry",
+  summary: "Process an asset in status error again",
+  description:
+    "The asset returns to `pending` and is processed again. With `queue=false`, text and images wait for the new decision " +
+    "(bounded like Create Asset); otherwise the response is the `pending` asset and the decision arrives as events. " +
+    "Any status other than `error` gives 409 `asset/not-retryable`, as does an asset whose stored content was removed.",
+  tag: "Assets",
+  auth: "apiKey",
+  permission: "assets:write",
+  params: assetParams,
+  query: queueQuery,
+  response: { description: "The asset after the retry started (or decided, with queue=false)", schema: assetSchema },
+  errors: [...AUTH_ERRORS, "request/validation-failed", "asset/not-found", "asset/safety-held", "asset/not-retryable"],
+});

@@ -59,6 +59,9 @@ export async function insertUploadedAsset(draft: AssetDraft, facts: StoredConten
     safetyHold: null,
     rejectionNote: null,
     extractedText: null,
+    processingGeneration: 0,
+    processingRequestedAt: null,
+    derivedKey: null,
     createdAt: now,
     updatedAt: now,
   };

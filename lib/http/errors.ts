@@ -9,6 +9,7 @@ export const ERROR_CODES = {
   "auth/project-mismatch": { status: 403, message: "The API key belongs to a different project." },
   "project/not-found": { status: 404, message: "Project not found." },
   "folder/not-found": { status: 404, message: "Folder not found." },
+  "batch/not-found": { status: 404, message: "Batch operation not found." },
   "asset/not-found": { status: 404, message: "Asset not found." },
   "folder/duplicate-name": { status: 409, message: "A folder with this name already exists here." },
   "folder/not-empty": { status: 409, message: "The folder is not empty." },

@@ -7,6 +7,7 @@ import {
   listChildrenEndpoint,
   moveAssetEndpoint,
   patchAssetEndpoint,
+  retryAssetEndpoint,
   searchAssetsEndpoint,
   startMultipartEndpoint,
   uploadAssetEndpoint,
@@ -20,6 +21,7 @@ import {
   moveFolderEndpoint,
   renameFolderEndpoint,
 } from "@/lib/folders/endpoints";
+import { createBatchEndpoint, getBatchEndpoint } from "@/lib/assets/batch/endpoints";
 import { eventFeedEndpoint } from "@/lib/events/endpoints";
 import { ensureLensEndpoint, ensureLensesEndpoint } from "@/lib/lenses/endpoints";
 import type { EndpointSpec } from "@/lib/http/endpoint";
@@ -47,6 +49,9 @@ export const API_ENDPOINTS: EndpointSpec[] = [
   moveAssetEndpoint,
   deleteContentEndpoint,
   deleteAssetEndpoint,
+  retryAssetEndpoint,
+  createBatchEndpoint,
+  getBatchEndpoint,
   // Folders (lib/folders/endpoints.ts)
   listFoldersEndpoint,
   createFolderEndpoint,
@@ -59,5 +64,5 @@ export const API_ENDPOINTS: EndpointSpec[] = [
   // Lenses (lib/lenses/endpoints.ts)
   ensureLensEndpoint,
   ensureLensesEndpoint,
-  // Signed URLs, search, retry, batch: add their *Endpoint exports here.
+  // Signed URLs: add their *Endpoint exports here.
 ];

@@ -1,9 +1,11 @@
 import { randomUUID } from "node:crypto";
 import http from "node:http";
+import type { AddressInfo } from "node:net";
 import next from "next";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { config } from "@/lib/config";
-import { disconnectDb } from "@/lib/db/client";
+import { disconnectDb, sqlPool } from "@/lib/db/client";
+import { prepareInngest } from "@/lib/executor/mode";
 import { ensureDatabase } from "@/lib/db/database";
 import { countProjects, createProject } from "@/lib/projects/provision";
 import { ensureNextBuild } from "@/lib/server/build";
@@ -18,6 +20,8 @@ export async function runServer(): Promise<void> {
   const database = await ensureDatabase();
   const demo = (await countProjects()) === 0 ? await createProject({ name: "Demo project", permissions: [...PERMISSIONS] }) : null;
   if (!dev) await ensureNextBuild(dir);
+  // Before Next.js loads: in embedded mode this sets the Inngest variables the SDK reads.
+  const inngestRuntime = await prepareInngest(cfg, sqlPool());
 
   const app = next({ dev, dir, hostname: cfg.host, port: cfg.port });
   await app.prepare();
@@ -35,6 +39,7 @@ export async function runServer(): Promise<void> {
     server.once("error", reject);
     server.listen(cfg.port, cfg.host, resolve);
   });
+  await inngestRuntime.start(loopbackOrigin(server, cfg.host));
   const stopMaintenance = startMaintenance();
 
   printBanner(cfg, database.embedded, demo);
@@ -45,6 +50,7 @@ export async function runServer(): Promise<void> {
     stopping = true;
     console.log(`[sieve] ${signal} received, shutting down`);
     stopMaintenance();
+    await inngestRuntime.stop().catch(() => undefined);
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await disconnectDb().catch(() => undefined);
@@ -53,6 +59,14 @@ export async function runServer(): Promise<void> {
   };
   process.once("SIGINT", () => void shutdown("SIGINT"));
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
+}
+
+/** How this process reaches its own server (the embedded executor calls /api/inngest through it). */
+function loopbackOrigin(server: http.Server, host: string): string {
+  const { port } = server.address() as AddressInfo;
+  const anyHost = ["0.0.0.0", "::", "", "localhost"].includes(host);
+  const h = anyHost ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+  return `http://${h}:${port}`;
 }
 
 function printBanner(
@@ -67,6 +81,7 @@ function printBanner(
     `  CDN base URL:  ${cfg.cdnBaseUrl}`,
     `  OpenAPI:       ${cfg.apiBaseUrl}/openapi.json`,
     `  Database:      ${embedded ? `embedded PostgreSQL (data in ${cfg.dataDir})` : "DATABASE_URL"}`,
+    `  Pipeline:      ${cfg.inngest.mode === "embedded" ? "embedded Inngest executor (state in PostgreSQL)" : `Inngest (${cfg.inngest.mode})`}`,
   ];
   if (demo) {
     lines.push(

@@ -1,5 +1,8 @@
 import { expireAbandonedUploads } from "@/lib/assets/multipart";
 import { pruneExpiredIdempotencyRecords } from "@/lib/http/idempotency";
+import { config } from "@/lib/config";
+import { reconcilePendingAssets } from "@/lib/moderation/pipeline/reconcile";
+import { resendStaleBatches } from "@/lib/assets/batch/batch";
 
 /** Periodic housekeeping: abandoned multipart uploads and expired idempotency records. */
 export function startMaintenance(intervalMs = 60_000): () => void {
@@ -19,5 +22,24 @@ export function startMaintenance(intervalMs = 60_000): () => void {
   const timer = setInterval(() => void tick(), intervalMs);
   timer.unref();
   void tick();
-  return () => clearInterval(timer);
+  // Pending assets without a run behind them are handed to the pipeline again.
+  let reconciling = false;
+  const reconcile = async () => {
+    if (reconciling) return;
+    reconciling = true;
+    try {
+      await reconcilePendingAssets();
+      await resendStaleBatches();
+    } catch (error) {
+      console.error("[sieve] reconciling pending assets failed:", error instanceof Error ? error.message : error);
+    } finally {
+      reconciling = false;
+    }
+  };
+  const reconcileTimer = setInterval(() => void reconcile(), Math.min(intervalMs, config().pipeline.reconcileAfterSeconds * 1000));
+  reconcileTimer.unref();
+  return () => {
+    clearInterval(timer);
+    clearInterval(reconcileTimer);
+  };
 }

@@ -11,7 +11,7 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  const server = await startTestServer({ SIEVE_UPLOAD_EXPIRY_SECONDS: "5" });
+  const server = await startTestServer({ SIEVE_UPLOAD_EXPIRY_SECONDS: "5", SIEVE_EXECUTOR_RETRY_BASE_MS: "50" });
   project.provide("baseUrl", server.baseUrl);
   project.provide("databaseUrl", server.databaseUrl);
   project.provide("dataDir", server.dataDir);

@@ -118,3 +118,8 @@ export function hammingDistance(a: string, b: string): number {
   }
   return count;
 }
+
+/** The pHash and dHash of an image: the pipeline matches both against hash lists. */
+export async function imageHashPair(image: Buffer): Promise<[string, string]> {
+  return [await perceptualHash(image), await dHash(image)];
+}

@@ -156,6 +156,16 @@ describe("classifyText: benign look-alikes stay low", () => {
   });
 });
 
+describe("classifyText: threats without a subject (chat style, or a lost OCR 'I')", () => {
+  it.each(["will kill you tomorrow", "Gonna stab you.", "ok. going to find you and kill you"])("%j is a threat", (text) => {
+    expect(score(text, "violence")).toBeGreaterThanOrEqual(0.6);
+    expect(classifyText(text).notes.rulesFired.map((r) => r.id)).toContain("violence.threat.5");
+  });
+  it.each(["Smoking will kill you", "This heat is going to kill you slowly"])("%j is not", (text) => {
+    expect(score(text, "violence")).toBeLessThan(0.35);
+  });
+});
+
 describe("classifyText: context modifiers", () => {
   it("negation lowers but does not erase", () => {
     const plain = score("I will kill you", "violence");

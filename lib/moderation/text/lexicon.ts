@@ -10,7 +10,7 @@
 
 import { CATEGORIES, type Category } from "@/lib/moderation/report";
 
-export const TEXT_LEXICON_VERSION = "text-lexicon-2026.11.1";
+export const TEXT_LEXICON_VERSION = "text-lexicon-2026.11.2";
 
 /** The report's six categories (one list for the whole project). */
 export const TEXT_CATEGORIES = CATEGORIES;

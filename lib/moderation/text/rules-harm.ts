@@ -8,6 +8,8 @@ export const VIOLENCE_RULES: readonly RuleSpec[] = [
   // Threats aimed at the reader ("i will kill you", "im gonna fucking stab you").
   rule("violence.threat.1", `${WILL} ${GAP}${V}(?: the (?:shit|hell|life) out of)? ${YOU}`, ["violence/violent-threat:0.9", "harassment/harassment-threat:0.85"]),
   rule("violence.threat.2", `you(?:re| are| will| ll|ll)? (?:going to|gonna|about to)? ?(?:die|bleed|suffer|pay for (?:this|that|it))|you(?:re| are) (?:dead(?: meat)?|next|so dead)|your days are numbered|(?:say|kiss) goodbye to your (?:life|family|kids)|(?:ill|i will|im going to|im gonna) (?:make you (?:pay|suffer|bleed|regret)|end you|ruin you|put you in (?:the|a) (?:ground|grave|hospital|coffin))`, ["violence/violent-threat:0.8", "harassment/harassment-threat:0.8"]),
+  // Subject dropped at the start of a sentence, as in chat ("gonna kill you", "will find you and kill you").
+  rule("violence.threat.5", `(?<=^|[.!?] )(?:will|gonna|going to|about to|coming to) ${GAP}(?:find ${YOU} and )?${V} ${YOU}`, ["violence/violent-threat:0.8", "harassment/harassment-threat:0.75"]),
   rule("violence.threat.3", `${WILL} ${GAP}${V} ${THEM}`, ["violence/violent-threat:0.8"]),
   rule("violence.threat.4", `(?:put|put a|a) (?:bullet|knife|blade) (?:in|through) (?:your|his|her|their) (?:head|skull|chest|face|throat|back)|(?:bring|bringing) a (?:gun|knife|weapon) to (?:school|work|class|the office)|(?:ill|i will|im gonna|im going to) (?:break|snap) (?:your|his|her) (?:legs?|neck|arms?|face|jaw|bones|kneecaps|teeth|skull)`, ["violence/violent-threat:0.8"]),
   // Preparation: weapons, plans, timing.

@@ -1,0 +1,5 @@
+import { processAsset } from "./process-asset";
+import { runAssetBatch } from "./run-asset-batch";
+
+/** Every Inngest function of Sieve, served by app/api/inngest/route.ts. */
+export const functions = [processAsset, runAssetBatch];

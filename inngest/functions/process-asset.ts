@@ -1,0 +1,37 @@
+import { inngest } from "@/inngest/client";
+import { analyzeAsset } from "@/lib/moderation/pipeline/analyze";
+import { finishProcessing, markProcessingFailed } from "@/lib/moderation/pipeline/decision";
+import { PROCESS_ASSET_EVENT, type ProcessAssetData } from "@/lib/moderation/pipeline/events";
+
+/**
+ * Classifies one asset and applies the policy. The analysis (read content, run classifiers, build
+ * the report) writes nothing; finishProcessing applies it in one transaction, removes content when
+ * due and wakes waiting requests; both are idempotent per processing generation.
+ * - fast lane (text, images, documents, websites): one step, so a `queue=false` upload waits for a
+ *   single call; a retry re-runs the (cheap) analysis.
+ * - media lane (audio, video): the expensive analysis is its own memoized step, so a crash after it
+ *   never analyzes the same video twice.
+ * When every retry failed, onFailure puts the asset in `error` with an `asset.failed` event.
+ */
+export const processAsset = inngest.createFunction(
+  {
+    id: "process-asset",
+    name: "Process asset",
+    retries: 3,
+    // Per lane: a long video never holds back text and images.
+    concurrency: [{ limit: 4, key: "event.data.lane" }],
+    triggers: [{ event: PROCESS_ASSET_EVENT }],
+    onFailure: async ({ event, error, step }) => {
+      const data = event.data.event.data as ProcessAssetData;
+      await step.run("mark-failed", () => markProcessingFailed(data, error.message));
+    },
+  },
+  async ({ event, step }) => {
+    const data = event.data as ProcessAssetData;
+    if (data.lane === "fast") {
+      return step.run("classify-and-decide", async () => finishProcessing(data, await analyzeAsset(data.assetId)));
+    }
+    const analysis = await step.run("analyze", () => analyzeAsset(data.assetId));
+    return step.run("decide", () => finishProcessing(data, analysis));
+  },
+);

@@ -1,0 +1,48 @@
+import pg from "pg";
+
+/**
+ * A dedicated LISTEN connection for one channel that reconnects on failure. `listening()` says
+ * whether notifications are currently being received (callers fall back to polling when not).
+ */
+export interface Listener {
+  listening(): boolean;
+  close(): Promise<void>;
+}
+
+export function listen(channel: string, onMessage: (payload: string) => void, reconnectMs = 1000): Listener {
+  let client: pg.Client | undefined;
+  let active = false;
+  let closed = false;
+  const connect = () => {
+    if (closed || !process.env.DATABASE_URL) return;
+    const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    client = c;
+    const down = () => {
+      if (client !== c) return;
+      active = false;
+      client = undefined;
+      c.removeAllListeners();
+      c.end().catch(() => undefined);
+      if (!closed) setTimeout(connect, reconnectMs).unref();
+    };
+    c.on("notification", (m) => m.channel === channel && onMessage(m.payload ?? ""));
+    c.on("error", down);
+    c.on("end", down);
+    c.connect()
+      .then(() => c.query(`LISTEN ${channel}`))
+      .then(() => {
+        (c as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
+        active = true;
+      })
+      .catch(down);
+  };
+  connect();
+  return {
+    listening: () => active,
+    async close() {
+      closed = true;
+      active = false;
+      await client?.end().catch(() => undefined);
+    },
+  };
+}

@@ -1,0 +1,106 @@
+import { config } from "@/lib/config";
+import { extractPdf } from "@/lib/media/pdf";
+import { fetchWebsiteText, htmlToText } from "@/lib/media/website";
+import type { Asset as AssetRow } from "@/lib/db/generated/client";
+import { buildReport, type CategoryThresholds } from "../report";
+import { storeChild, type ChildDraft } from "./children";
+import { MAX_EXTRACTED_TEXT_CHARS } from "./content";
+import { findHashHold, type HoldFinding } from "./hash-hold";
+import { classifyPart, labelsOf, type Part } from "./parts";
+
+/**
+ * Documents and websites. A PDF's text and embedded images become children (each with its own
+ * report); the parent's report combines them. A website's text comes from the stored page, or is
+ * fetched SSRF-safely from its URL when no page is stored.
+ */
+export interface DocumentAnalysis {
+  parts: Part[];
+  children: ChildDraft[];
+  extractedText: string | null;
+  labels: string[];
+  hold: HoldFinding | null;
+  notes: Record<string, unknown>;
+}
+
+const MAX_PDF_IMAGES = 20;
+
+export async function analyzePdf(
+  filePath: string,
+  parent: Pick<AssetRow, "id" | "projectId" | "name">,
+  thresholds: CategoryThresholds,
+): Promise<DocumentAnalysis> {
+  const pdf = await extractPdf(filePath, { maxImages: MAX_PDF_IMAGES, timeoutMs: config().executor.stepTimeoutMs });
+  const parts: Part[] = [];
+  const children: ChildDraft[] = [];
+  const labels: string[] = [];
+  let hold: HoldFinding | null = null;
+  const text = pdf.text.trim();
+  if (text) {
+    const part = await classifyPart("document-text", { kind: "text", text });
+    parts.push(part);
+    children.push(
+      await storeChild(parent, {
+        derivedKey: "pdf-text",
+        name: `${parent.name} (text)`,
+        type: "plaintext_document",
+        fileFormat: "text/plain",
+        fileExtension: "txt",
+        imageData: null,
+        extractedText: text.slice(0, MAX_EXTRACTED_TEXT_CHARS),
+        report: buildReport({ categories: part.judgements, thresholds, notes: part.notes }),
+        bytes: Buffer.from(text, "utf8"),
+      }),
+    );
+  }
+  for (const image of pdf.images) {
+    const label = `page ${image.page} image ${image.index}`;
+    const part = await classifyPart(label, { kind: "image", data: image.data, mimeType: image.mimeType });
+    parts.push(part);
+    labels.push(...labelsOf(part));
+    hold ??= await findHashHold(image.data, label);
+    children.push(
+      await storeChild(parent, {
+        derivedKey: `pdf-image-${image.index}`,
+        name: `${parent.name} (page ${image.page}, image ${image.index})`,
+        type: "image",
+        fileFormat: image.mimeType,
+        fileExtension: image.mimeType === "image/png" ? "png" : "jpg",
+        imageData: { width: image.width, height: image.height },
+        extractedText: null,
+        report: buildReport({ categories: part.judgements, thresholds, notes: part.notes }),
+        bytes: image.data,
+      }),
+    );
+  }
+  return {
+    parts,
+    children,
+    extractedText: text ? text.slice(0, MAX_EXTRACTED_TEXT_CHARS) : null,
+    labels,
+    hold,
+    notes: { pdf: { pageCount: pdf.pageCount, textTruncated: pdf.textTruncated, images: pdf.images.length, imageStats: { ...pdf.imageStats } } },
+  };
+}
+
+export async function analyzeWebsite(html: string | null, sourceUrl: string | null): Promise<DocumentAnalysis> {
+  let page: { title: string | null; description: string | null; text: string };
+  const notes: Record<string, unknown> = {};
+  if (html !== null) {
+    page = htmlToText(html);
+    notes.website = { source: "stored page" };
+  } else if (sourceUrl) {
+    const cfg = config();
+    page = await fetchWebsiteText(sourceUrl, {
+      timeoutMs: cfg.remoteFetch.timeoutMs,
+      maxBytes: cfg.limits.maxUploadBytes,
+      allowPrivateNetworks: cfg.allowPrivateNetworks,
+      maxRedirects: cfg.remoteFetch.maxRedirects,
+    });
+    notes.website = { source: sourceUrl };
+  } else {
+    return { parts: [], children: [], extractedText: null, labels: [], hold: null, notes: { website: "no stored page and no URL" } };
+  }
+  const text = [page.title, page.description, page.text].filter(Boolean).join("\n\n").trim();
+  const parts = text ? [await classifyPart("website-text", { kind: "text", text })] : [];
+  return { parts, children: [], extractedText: text ? text.slice(0, MAX_EXTRACTED_TEXT_CHARS) : null, labels: [], hold: null, notes };
+}

@@ -1,0 +1,95 @@
+import { config } from "@/lib/config";
+import { frameIntervalFor, sampleFrames } from "@/lib/media/frames";
+import { probeMedia } from "@/lib/media/probe";
+import { transcribeAudio, type TranscriptSegment } from "@/lib/media/transcribe";
+import type { MediaInput } from "../report";
+import { findHashHold, type HoldFinding } from "./hash-hold";
+import { mergeJudgements } from "./judgements";
+import { recognizeImageText } from "./ocr";
+import { classifyPart, errorMessage, labelsOf, unavailablePart, type Part } from "./parts";
+
+/**
+ * Audio and video: frames sampled in one ffmpeg pass (each classified as an image, hashed against
+ * the hash lists and, with OCR enabled, read for text), and the audio transcribed and classified
+ * through the text path. Every frame and speech stretch becomes a report segment.
+ */
+export interface MediaAnalysis {
+  parts: Part[];
+  media: MediaInput;
+  transcript: string | null;
+  labels: string[];
+  hold: HoldFinding | null;
+  notes: Record<string, unknown>;
+}
+
+/** Speech segments pocketsphinx is unsure of are mostly noise (see lib/media/transcribe.ts). */
+const MIN_SPEECH_CONFIDENCE = 0.3;
+
+export async function analyzeMediaFile(filePath: string, options: { video: boolean; ocr: boolean }): Promise<MediaAnalysis> {
+  const timeoutMs = config().executor.stepTimeoutMs;
+  const probe = await probeMedia(filePath);
+  const parts: Part[] = [];
+  const segments: MediaInput["segments"] = [];
+  const labels: string[] = [];
+  const notes: Record<string, unknown> = { probe: { ...probe } };
+  let hold: HoldFinding | null = null;
+  const interval = frameIntervalFor(probe.durationSeconds);
+  let sampledFrames = 0;
+
+  if (options.video && probe.hasVideo) {
+    const frames = await sampleFrames(filePath, { intervalSeconds: interval, probe, timeoutMs });
+    sampledFrames = frames.length;
+    for (const frame of frames) {
+      const start = Math.max(0, frame.timeSeconds - interval / 2);
+      const end = frame.timeSeconds + interval / 2;
+      const part = await classifyPart(`frame@${frame.timeSeconds.toFixed(2)}s`, { kind: "frame", data: frame.jpeg, mimeType: "image/jpeg" });
+      parts.push(part);
+      labels.push(...labelsOf(part));
+      segments.push({ source: "frame", startSeconds: start, endSeconds: end, categories: part.judgements });
+      hold ??= await findHashHold(frame.jpeg, `frame at ${frame.timeSeconds.toFixed(2)} s`);
+      if (options.ocr) {
+        const ocr = await recognizeImageText(frame.jpeg);
+        if (ocr.text) {
+          const textPart = await classifyPart(`frame-text@${frame.timeSeconds.toFixed(2)}s`, { kind: "text", text: ocr.text });
+          parts.push(textPart);
+          segments.push({ source: "frame-text", startSeconds: start, endSeconds: end, categories: textPart.judgements });
+        }
+      }
+    }
+  }
+
+  let transcript: string | null = null;
+  let audioTranscribed = false;
+  if (probe.hasAudio) {
+    try {
+      const result = await transcribeAudio(filePath, { timeoutMs });
+      audioTranscribed = true;
+      notes.transcription = { engine: result.engine, model: result.model, audioSeconds: result.audioSeconds, truncated: result.truncated };
+      const kept = result.segments.filter((s: TranscriptSegment) => (s.confidence ?? 1) >= MIN_SPEECH_CONFIDENCE && s.text.trim());
+      for (const segment of kept) {
+        const part = await classifyPart(`speech@${segment.startSeconds.toFixed(2)}s`, { kind: "text", text: segment.text });
+        segments.push({ source: "speech", startSeconds: segment.startSeconds, endSeconds: segment.endSeconds, categories: part.judgements });
+      }
+      transcript = kept.map((s) => s.text).join(" ").trim() || null;
+      if (transcript) parts.push(await classifyPart("transcript", { kind: "text", text: transcript }));
+    } catch (error) {
+      notes.transcription = { error: errorMessage(error) };
+      parts.push(unavailablePart("transcript", "text", { error: errorMessage(error) }));
+    }
+  }
+
+  const lastEnd = segments.reduce((max, s) => Math.max(max, s.endSeconds), 0);
+  const media: MediaInput = {
+    durationSeconds: probe.durationSeconds && probe.durationSeconds > 0 ? probe.durationSeconds : Math.max(lastEnd, 0.001),
+    frameIntervalSeconds: interval,
+    sampledFrames,
+    audioTranscribed,
+    segments,
+  };
+  return { parts, media, transcript, labels, hold, notes };
+}
+
+/** The overall categories of a media report: every segment and the whole transcript. */
+export function mediaJudgements(analysis: MediaAnalysis) {
+  return mergeJudgements(analysis.parts.map((p) => p.judgements));
+}

@@ -1,0 +1,149 @@
+import { createWriteStream } from "node:fs";
+import path from "node:path";
+import { pipeline } from "node:stream/promises";
+import type { z } from "zod";
+import { db } from "@/lib/db/client";
+import type { Asset as AssetRow } from "@/lib/db/generated/client";
+import { withTempDir } from "@/lib/media/tools";
+import { storage } from "@/lib/storage";
+import { resolveThresholds, thresholdOverridesSchema } from "../policy";
+import { buildReport, type CategoryThresholds, type Report } from "../report";
+import { analyzePdf, analyzeWebsite } from "./analyze-documents";
+import { analyzeMediaFile } from "./analyze-media";
+import { storeChild, type ChildDraft } from "./children";
+import { ContentMissingError, MAX_EXTRACTED_TEXT_CHARS, MAX_TEXT_BYTES, readAssetBytes } from "./content";
+import { findHashHold, type HoldFinding } from "./hash-hold";
+import { mergeJudgements } from "./judgements";
+import { recognizeImageText } from "./ocr";
+import { classifyPart, labelsOf, unavailablePart, type Part } from "./parts";
+
+/**
+ * The analysis: reads an asset's content, runs the configured providers on each part of it and
+ * builds the report. Besides storing extracted children's bytes (at keys derived from the parent,
+ * so a re-run overwrites), it changes nothing: finishProcessing (decision.ts) applies the result.
+ */
+export interface Analysis {
+  report: Report;
+  extractedText: string | null;
+  labels: string[];
+  hold: HoldFinding | null;
+  children: ChildDraft[];
+}
+
+type Json = z.core.util.JSONType;
+type Row = AssetRow;
+
+interface Collected {
+  parts: Part[];
+  extractedText: string | null;
+  labels: string[];
+  hold: HoldFinding | null;
+  children: ChildDraft[];
+  notes: Record<string, unknown>;
+  media?: Parameters<typeof buildReport>[0]["media"];
+}
+
+const empty = (): Collected => ({ parts: [], extractedText: null, labels: [], hold: null, children: [], notes: {} });
+
+function ocrEnabled(row: Pick<Row, "processingOptions">): boolean {
+  const options = row.processingOptions as { image?: { ocrEnabled?: boolean | null } | null } | null;
+  return options?.image?.ocrEnabled === true;
+}
+
+/** Media tools need a file: the stored content is copied to a private temp folder. */
+async function withContentFile<T>(row: Row, fn: (file: string) => Promise<T>): Promise<T> {
+  if (!row.storageId) throw new ContentMissingError(`asset ${row.id} has no stored content`);
+  const object = await storage().get(row.storageId);
+  if (!object) throw new ContentMissingError(`stored content of asset ${row.id} is missing`);
+  return withTempDir(async (dir) => {
+    const file = path.join(dir, `content.${row.fileExtension ?? "bin"}`);
+    await pipeline(object.body, createWriteStream(file));
+    return fn(file);
+  });
+}
+
+async function analyzeText(row: Row): Promise<Collected> {
+  const out = empty();
+  const bytes = (await readAssetBytes(row, MAX_TEXT_BYTES)) ?? Buffer.alloc(0);
+  if (row.sizeInBytes !== null && Number(row.sizeInBytes) > MAX_TEXT_BYTES) out.notes.truncatedAtBytes = MAX_TEXT_BYTES;
+  out.parts.push(await classifyPart("text", { kind: "text", text: bytes.toString("utf8") }));
+  return out;
+}
+
+async function analyzeImage(row: Row, thresholds: CategoryThresholds): Promise<Collected> {
+  const out = empty();
+  const bytes = await readAssetBytes(row);
+  if (!bytes) throw new ContentMissingError(`asset ${row.id} has no stored content`);
+  const image = await classifyPart("image", { kind: "image", data: bytes, mimeType: row.fileFormat ?? "application/octet-stream" });
+  out.parts.push(image);
+  out.labels.push(...labelsOf(image));
+  out.hold = await findHashHold(bytes);
+  if (!ocrEnabled(row)) return out;
+  const ocr = await recognizeImageText(bytes);
+  out.notes.ocr = ocr.notes;
+  if (ocr.failed) {
+    out.parts.push(unavailablePart("ocr-text", "text", ocr.notes));
+  } else if (ocr.text) {
+    const text = ocr.text.slice(0, MAX_EXTRACTED_TEXT_CHARS);
+    const part = await classifyPart("ocr-text", { kind: "text", text });
+    out.parts.push(part);
+    out.extractedText = text;
+    out.children.push(
+      await storeChild(row, {
+        derivedKey: "ocr-text",
+        name: `${row.name} (text)`,
+        type: "plaintext_document",
+        fileFormat: "text/plain",
+        fileExtension: "txt",
+        imageData: null,
+        extractedText: text,
+        report: buildReport({ categories: part.judgements, thresholds, notes: part.notes }),
+        bytes: Buffer.from(text, "utf8"),
+      }),
+    );
+  }
+  return out;
+}
+
+async function analyzeByType(row: Row, thresholds: CategoryThresholds): Promise<Collected> {
+  switch (row.type) {
+    case "plaintext_document":
+      return analyzeText(row);
+    case "image":
+      return analyzeImage(row, thresholds);
+    case "video":
+    case "audio":
+      return withContentFile(row, async (file) => {
+        const m = await analyzeMediaFile(file, { video: row.type === "video", ocr: ocrEnabled(row) });
+        return { ...empty(), parts: m.parts, labels: m.labels, hold: m.hold, extractedText: m.transcript, notes: m.notes, media: m.media };
+      });
+    case "multimedia_document":
+      if (row.fileFormat !== "application/pdf") return { ...empty(), notes: { unsupported: `no text extraction for ${row.fileFormat} documents` } };
+      return withContentFile(row, async (file) => ({ ...empty(), ...(await analyzePdf(file, row, thresholds)) }));
+    case "website": {
+      const html = row.storageId ? ((await readAssetBytes(row, MAX_TEXT_BYTES))?.toString("utf8") ?? null) : null;
+      return { ...empty(), ...(await analyzeWebsite(html, row.sourceUrl)) };
+    }
+    default:
+      return { ...empty(), notes: { unsupported: `no classifier judges ${row.type} content` } };
+  }
+}
+
+export async function analyzeAsset(assetId: string): Promise<Analysis> {
+  const row = await db().asset.findUniqueOrThrow({ where: { id: assetId }, include: { project: true } });
+  const thresholds = resolveThresholds(thresholdOverridesSchema.safeParse(row.project.moderationThresholds).data);
+  const collected = await analyzeByType(row, thresholds);
+  const report = buildReport({
+    categories: mergeJudgements(collected.parts.map((p) => p.judgements)),
+    thresholds,
+    media: collected.media,
+    notes: { ...(collected.notes as Record<string, Json>), parts: collected.parts.map((p) => p.notes) },
+  });
+  return {
+    report,
+    extractedText: collected.extractedText,
+    labels: [...new Set(collected.labels)],
+    hold: collected.hold,
+    children: collected.children,
+  };
+}

@@ -1,0 +1,98 @@
+import { inngest } from "@/inngest/client";
+import { config } from "@/lib/config";
+import { db, sqlPool } from "@/lib/db/client";
+import type { Asset as AssetRow } from "@/lib/db/generated/client";
+import { listen, type Listener } from "@/lib/db/listen";
+import { PROCESS_ASSET_EVENT, processAssetData, processEventId } from "./events";
+
+/**
+ * Hands assets to the pipeline and lets `queue=false` uploads wait for their decision.
+ * A decision is announced in-process and by NOTIFY (other processes), so a waiting request wakes
+ * as soon as the decision commits, wherever it was made.
+ */
+export const DECISION_CHANNEL = "sieve_asset_decisions";
+const SYNC_TYPES = new Set<AssetRow["type"]>(["image", "plaintext_document"]);
+
+interface Registry {
+  waiters: Map<string, Set<() => void>>;
+  listener?: Listener;
+}
+const KEY = Symbol.for("sieve.decisionWaiters");
+function registry(): Registry {
+  const store = globalThis as typeof globalThis & { [KEY]?: Registry };
+  store[KEY] ??= { waiters: new Map() };
+  return store[KEY];
+}
+
+/** Wakes requests waiting in this process (the NOTIFY in the decision's transaction reaches the others). */
+export function announceDecision(assetId: string): void {
+  for (const wake of registry().waiters.get(assetId) ?? []) wake();
+}
+
+/** Sends the processing event; a failure is logged, not thrown: the reconciler re-sends it later. */
+export async function requestProcessing(row: Pick<AssetRow, "id" | "projectId" | "processingGeneration" | "type">): Promise<boolean> {
+  const data = processAssetData(row);
+  try {
+    await inngest.send({ id: processEventId(data), name: PROCESS_ASSET_EVENT, data: { ...data } });
+    return true;
+  } catch (error) {
+    console.error(`[sieve] could not hand asset ${row.id} to the pipeline (will retry): ${(error as Error).message}`);
+    return false;
+  }
+}
+
+/**
+ * After an upload completed (status `pending`): start processing and, for `queue=false` text and
+ * images, wait for the decision up to SIEVE_SYNC_DECISION_TIMEOUT_MS. On timeout the asset is
+ * returned `pending` and its decision arrives as events.
+ */
+export async function processAfterUpload(row: AssetRow): Promise<AssetRow> {
+  if (row.status !== "pending") return row;
+  const sent = await requestProcessing(row);
+  if (!sent || row.queued || !SYNC_TYPES.has(row.type)) return row;
+  return waitForDecision(row.id, config().pipeline.syncDecisionTimeoutMs);
+}
+
+async function readIfDecided(assetId: string): Promise<AssetRow | null> {
+  const { rows } = await sqlPool().query<{ status: string }>(`SELECT status FROM assets WHERE id = $1`, [assetId]);
+  if (rows[0]?.status === "pending") return null;
+  return db().asset.findUnique({ where: { id: assetId } });
+}
+
+function addWaiter(assetId: string, wake: () => void): () => void {
+  const { waiters } = registry();
+  const set = waiters.get(assetId) ?? new Set<() => void>();
+  set.add(wake);
+  waiters.set(assetId, set);
+  return () => {
+    set.delete(wake);
+    if (set.size === 0 && waiters.get(assetId) === set) waiters.delete(assetId);
+  };
+}
+
+/** The asset once decided (or as it is when the timeout passes). */
+export async function waitForDecision(assetId: string, timeoutMs: number): Promise<AssetRow> {
+  const reg = registry();
+  reg.listener ??= listen(DECISION_CHANNEL, announceDecision);
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    // Register before reading, so a decision committed in between still wakes us.
+    let wake!: () => void;
+    const woken = new Promise<void>((resolve) => (wake = resolve));
+    const remove = addWaiter(assetId, wake);
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const decided = await readIfDecided(assetId);
+      if (decided) return decided;
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      // Without a working LISTEN connection, poll.
+      const slice = reg.listener.listening() ? left : Math.min(left, 250);
+      await Promise.race([woken, new Promise<void>((resolve) => (timer = setTimeout(resolve, slice)))]);
+    } finally {
+      clearTimeout(timer);
+      remove();
+    }
+  }
+  return db().asset.findUniqueOrThrow({ where: { id: assetId } });
+}
