@@ -5,6 +5,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { benchCreateAsset } from "@/bench/create-asset";
+import { benchVerdictLatency } from "@/bench/verdict-latency";
 import { startTestServer } from "@/tests/support/test-server";
 
 async function main() {
@@ -17,6 +18,7 @@ async function main() {
     // Rate limiting off for this key (0 = unlimited) so the benchmark measures the service.
     const key = await createApiKey({ projectId: project.projectId, permissions: ["assets:write"], rateLimitPerSecond: 0 });
     await benchCreateAsset(server, key.apiKey, project.projectId);
+    await benchVerdictLatency(server, key.apiKey, project.projectId);
   } finally {
     const { disconnectDb } = await import("@/lib/db/client");
     await disconnectDb();

@@ -29,9 +29,9 @@ export const processAsset = inngest.createFunction(
   async ({ event, step }) => {
     const data = event.data as ProcessAssetData;
     if (data.lane === "fast") {
-      return step.run("classify-and-decide", async () => finishProcessing(data, await analyzeAsset(data.assetId)));
+      return step.run("classify-and-decide", async () => finishProcessing(data, await analyzeAsset(data)));
     }
-    const analysis = await step.run("analyze", () => analyzeAsset(data.assetId));
+    const analysis = await step.run("analyze", () => analyzeAsset(data));
     return step.run("decide", () => finishProcessing(data, analysis));
   },
 );

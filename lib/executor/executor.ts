@@ -2,9 +2,9 @@ import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type pg from "pg";
-import { parseDuration, wakeTime } from "./durations";
+import { wakeTime } from "./durations";
 import { parseFunctionConfig, type FunctionDefinition } from "./functions";
-import { compileExpression } from "./expressions";
+import { compileExpression, ExpressionError } from "./expressions";
 import { callFunction, syncFunctions, type Op } from "./protocol";
 import { createRun, insertNewEvents, resumeWith, type EventPayload, type Memo, type PlannedStep, type RunRow, type WaitState } from "./store";
 
@@ -124,11 +124,12 @@ export class EmbeddedExecutor {
 
   /** Records events (deduplicated by id), starts the runs they trigger and resolves waits. */
   async sendEvents(events: EventPayload[]): Promise<string[]> {
+    const leased: RunRow[] = [];
     const client = await this.opts.pool.connect();
     try {
       await client.query("BEGIN");
       const fresh = await insertNewEvents(client, events);
-      for (const event of fresh) await this.dispatch(client, event);
+      for (const event of fresh) await this.dispatch(client, event, leased);
       await client.query("COMMIT");
     } catch (error) {
       await client.query("ROLLBACK").catch(() => undefined);
@@ -136,16 +137,45 @@ export class EmbeddedExecutor {
     } finally {
       client.release();
     }
+    for (const run of leased) this.startExecution(run);
     this.wake();
     return events.map((e) => e.id);
   }
 
-  private async dispatch(client: pg.PoolClient, event: EventPayload): Promise<void> {
+  /**
+   * Starts the runs an event triggers; with `leased`, runs this process has room for are leased in
+   * the same transaction and executed right after commit, skipping a separate claim (the path a
+   * `queue=false` upload waits on).
+   */
+  private async dispatch(client: pg.PoolClient, event: EventPayload, leased?: RunRow[]): Promise<void> {
     for (const fn of this.functions.values()) {
       for (const trigger of fn.triggers) {
         if (!trigger.matches(event.name)) continue;
         if (trigger.expression && !trigger.expression({ event })) continue;
-        await createRun(client, { fn, event });
+        const created = await createRun(client, { fn, event });
+        if (created && leased && !this.stopped && this.active.size + leased.length < this.opts.maxConcurrentRuns) {
+          const admission = { id: created.id, function_id: fn.id, concurrency_keys: created.concurrencyKeys, throttle_key: created.throttleKey, started_at: null };
+          if ((await this.admissionDelay(client, admission)) === undefined) {
+            await client.query(
+              `UPDATE executor_runs SET lease_owner = $2, lease_until = now() + make_interval(secs => $3), started_at = now() WHERE id = $1`,
+              [created.id, this.workerId, this.opts.leaseMs / 1000],
+            );
+            leased.push({
+              id: created.id,
+              function_id: fn.id,
+              status: "queued",
+              event,
+              steps: {},
+              stack: [],
+              planned: [],
+              attempt: 0,
+              disable_immediate_execution: false,
+              wait: null,
+              parent_run_id: null,
+              parent_step_id: null,
+            });
+          }
+        }
         break;
       }
     }
@@ -202,17 +232,7 @@ export class EmbeddedExecutor {
           if (!this.stopped) this.opts.log(`claiming runs failed: ${(error as Error).message}`);
         }
       }
-      for (const run of claimed) {
-        this.active.add(run.id);
-        const task = this.execute(run)
-          .catch((error: unknown) => this.opts.log(`run ${run.id} (${run.function_id}): ${(error as Error).stack ?? String(error)}`))
-          .finally(() => {
-            this.active.delete(run.id);
-            this.running.delete(task);
-            this.wake();
-          });
-        this.running.add(task);
-      }
+      for (const run of claimed) this.startExecution(run);
       if (claimed.length > 0 && claimed.length === free) continue;
       if (this.woken) continue;
       await new Promise<void>((resolve) => {
@@ -224,6 +244,18 @@ export class EmbeddedExecutor {
       });
       this.wakeUp = undefined;
     }
+  }
+
+  private startExecution(run: RunRow): void {
+    this.active.add(run.id);
+    const task = this.execute(run)
+      .catch((error: unknown) => this.opts.log(`run ${run.id} (${run.function_id}): ${(error as Error).stack ?? String(error)}`))
+      .finally(() => {
+        this.active.delete(run.id);
+        this.running.delete(task);
+        this.wake();
+      });
+    this.running.add(task);
   }
 
   private async claim(limit: number): Promise<RunRow[]> {
@@ -308,7 +340,13 @@ export class EmbeddedExecutor {
   private async execute(row: RunRow): Promise<void> {
     const run: RunRow = { ...row, steps: { ...(row.steps as Memo) }, stack: [...row.stack], planned: [...(row.planned as PlannedStep[])] };
     const fn = this.functions.get(run.function_id);
-    if (!fn) return this.finish(run, { status: "failed", error: { name: "Error", message: `function ${run.function_id} is not served any more` } });
+    if (!fn) {
+      // During a rolling deploy another process may serve it: leave the run to it for a while,
+      // and fail it only when nobody has picked it up for a day.
+      const created = Number.parseInt(run.id.slice(0, 9), 36);
+      if (Date.now() - created < 86_400_000) return this.finish(run, { status: "queued", nextAt: Date.now() + 30_000 });
+      return this.finish(run, { status: "failed", error: { name: "Error", message: `function ${run.function_id} is not served by any process` } });
+    }
 
     if (run.status === "waiting" && run.wait) {
       // Only a timeout brings a waiting run here: events and finished invokes resume it directly.
@@ -426,14 +464,24 @@ export class EmbeddedExecutor {
   private async block(run: RunRow, op: Op): Promise<Outcome> {
     run.attempt = 0;
     if (op.op === "Sleep") {
-      const wake = wakeTime(op.name ?? "");
+      // step.sleep(0) (or a negative duration) comes as an empty duration: wake at once.
+      const wake = op.name === "" ? Date.now() : wakeTime(op.name ?? "");
       if (wake === undefined) return { status: "failed", error: { name: "Error", message: `cannot read sleep duration ${JSON.stringify(op.name)}` } };
       this.memoize(run, op.id, { data: null });
       return { status: "queued", nextAt: wake };
     }
     if (op.op === "WaitForEvent") {
-      const timeoutMs = parseDuration(String(op.opts?.timeout ?? "")) ?? 0;
-      if (op.opts?.if) compileExpression(op.opts.if);
+      // A duration, or an ISO date when the timeout was given as a Date.
+      const timeoutMs = Math.max(0, (wakeTime(String(op.opts?.timeout ?? "")) ?? Date.now()) - Date.now());
+      if (op.opts?.if) {
+        try {
+          compileExpression(op.opts.if);
+        } catch (error) {
+          if (!(error instanceof ExpressionError)) throw error;
+          const message = `step.waitForEvent "${op.displayName ?? op.id}" uses an expression the embedded executor does not implement: ${error.message}`;
+          return { status: "failed", error: { name: "UnsupportedExpression", message } };
+        }
+      }
       const register = async (client: pg.PoolClient) => {
         await client.query(
           `INSERT INTO executor_waits (run_id, step_id, event_name, expression, run_event, timeout_at)
@@ -456,10 +504,10 @@ export class EmbeddedExecutor {
     };
     const wait: WaitState = { type: "invoke", stepId: op.id, childRunId: "" };
     const register = async (client: pg.PoolClient) => {
-      wait.childRunId = (await createRun(client, { fn: target, event: child, parent: { runId: run.id, stepId: op.id } })) ?? "";
+      wait.childRunId = (await createRun(client, { fn: target, event: child, parent: { runId: run.id, stepId: op.id } }))?.id ?? "";
     };
-    const timeoutMs = op.opts?.timeout ? (parseDuration(op.opts.timeout) ?? DEFAULT_INVOKE_TIMEOUT_MS) : DEFAULT_INVOKE_TIMEOUT_MS;
-    return { status: "waiting", wait, nextAt: Date.now() + timeoutMs, register };
+    const timeoutAt = op.opts?.timeout ? wakeTime(op.opts.timeout) : undefined;
+    return { status: "waiting", wait, nextAt: timeoutAt ?? Date.now() + DEFAULT_INVOKE_TIMEOUT_MS, register };
   }
 
   /** Persists the run state; `keepLease` keeps executing in this process. */

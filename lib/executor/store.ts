@@ -78,16 +78,23 @@ export interface NewRun {
 }
 
 /** Creates a run; returns undefined when the function's idempotency key was already used. */
-export async function createRun(client: Queryable, { fn, event, parent }: NewRun): Promise<string | undefined> {
+export interface CreatedRun {
+  id: string;
+  concurrencyKeys: string[];
+  throttleKey: string | null;
+}
+
+export async function createRun(client: Queryable, { fn, event, parent }: NewRun): Promise<CreatedRun | undefined> {
   const id = newRunId();
   const idempotencyKey = fn.idempotency ? `${fn.id}:${expressionKey(fn.idempotency({ event }))}` : null;
   const throttleKey = fn.throttle ? `${fn.id}:${fn.throttle.key ? expressionKey(fn.throttle.key({ event })) : ""}` : null;
+  const concurrencyKeys = concurrencyKeysFor(fn, event);
   const { rowCount } = await client.query(
     `INSERT INTO executor_runs (id, function_id, event, concurrency_keys, throttle_key, idempotency_key, parent_run_id, parent_step_id)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (idempotency_key) DO NOTHING`,
-    [id, fn.id, JSON.stringify(event), concurrencyKeysFor(fn, event), throttleKey, idempotencyKey, parent?.runId ?? null, parent?.stepId ?? null],
+    [id, fn.id, JSON.stringify(event), concurrencyKeys, throttleKey, idempotencyKey, parent?.runId ?? null, parent?.stepId ?? null],
   );
-  return rowCount ? id : undefined;
+  return rowCount ? { id, concurrencyKeys, throttleKey } : undefined;
 }
 
 /** Memoizes a step result on a run and makes it runnable now (used by waits and invokes). */
@@ -98,4 +105,14 @@ export async function resumeWith(client: Queryable, runId: string, stepId: strin
      WHERE id = $1 AND status = 'waiting' AND wait->>'stepId' = $2`,
     [runId, stepId, JSON.stringify(value)],
   );
+}
+
+/** Finished runs and seen event ids are kept for `retentionDays` (Inngest deduplicates event ids for 24 h). */
+export async function pruneExecutorHistory(client: Queryable, retentionDays = 7): Promise<{ runs: number; events: number }> {
+  const runs = await client.query(
+    `DELETE FROM executor_runs WHERE finished_at < now() - make_interval(days => $1) AND status IN ('completed', 'failed', 'cancelled')`,
+    [retentionDays],
+  );
+  const events = await client.query(`DELETE FROM executor_events WHERE received_at < now() - make_interval(days => $1)`, [retentionDays]);
+  return { runs: runs.rowCount ?? 0, events: events.rowCount ?? 0 };
 }

@@ -513,7 +513,7 @@ function resolveLangPath(): string {
   const candidates: string[] = configured ? [configured] : [];
   if (!configured) {
     const { createRequire } = process.getBuiltinModule("node:module");
-    for (const base of [import.meta.url, path.join(process.cwd(), "package.json")]) {
+    for (const base of [import.meta.url, path.join(/*turbopackIgnore: true*/ process.cwd(), "package.json")]) {
       try {
         const pkg = createRequire(base).resolve("@tesseract.js-data/eng/package.json");
         candidates.push(path.join(path.dirname(pkg), "4.0.0_best_int"));

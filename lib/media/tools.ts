@@ -293,7 +293,7 @@ export function throwIfExpired(deadline: Deadline, what = "media processing"): v
  * everything in it are removed afterwards, whatever happens.
  */
 export async function withTempDir<T>(fn: (dir: string) => Promise<T>, prefix = "sieve-media-"): Promise<T> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  const dir = await mkdtemp(path.join(/*turbopackIgnore: true*/ os.tmpdir(), prefix));
   try {
     return await fn(dir);
   } finally {

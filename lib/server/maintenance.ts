@@ -1,6 +1,8 @@
 import { expireAbandonedUploads } from "@/lib/assets/multipart";
 import { pruneExpiredIdempotencyRecords } from "@/lib/http/idempotency";
 import { config } from "@/lib/config";
+import { sqlPool } from "@/lib/db/client";
+import { pruneExecutorHistory } from "@/lib/executor/store";
 import { reconcilePendingAssets } from "@/lib/moderation/pipeline/reconcile";
 import { resendStaleBatches } from "@/lib/assets/batch/batch";
 
@@ -13,6 +15,7 @@ export function startMaintenance(intervalMs = 60_000): () => void {
     try {
       await expireAbandonedUploads();
       await pruneExpiredIdempotencyRecords();
+      await pruneExecutorHistory(sqlPool());
     } catch (error) {
       console.error("[sieve] maintenance failed:", error instanceof Error ? error.message : error);
     } finally {

@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { setUploadAllowance } from "@/lib/usage/allowance";
-import { ApiClient, expectError, newKey, newProject, pngBytes, type ApiResponse, type TestProject } from "./support";
+import { ApiClient, expectError, newKey, newProject, pngBytes, waitForDecision, type ApiResponse, type TestProject } from "./support";
 
 /** Create Asset (variants A and C) and the raw-bytes upload, over HTTP against the real server. */
 
@@ -29,6 +31,11 @@ const BINARY = Buffer.from([0x13, 0x37, 0x00, 0xde, 0xad, 0xbe, 0xef, 0x00, 0x42
 async function bigPng(size: number): Promise<Buffer> {
   const png = await pngBytes(16, 12);
   return Buffer.concat([png, Buffer.alloc(size - png.length, 0x5a)]);
+}
+
+/** The bytes stored under a storageId (filesystem storage of the test server). */
+function storedBytes(storageId: string): Promise<Buffer> {
+  return readFile(path.join(inject("dataDir"), "storage", ...storageId.split("/")));
 }
 
 function expectAssetShape(body: Record<string, unknown>) {
@@ -71,12 +78,19 @@ beforeAll(async () => {
 });
 
 describe("variant A: inline content forms", () => {
-  it("plainText: text becomes a pending plaintext-document with real size and sha256", async () => {
+  it("plainText: text becomes an (approved) plaintext-document with real size and sha256, stored as sent", async () => {
     const text = "Hello, Sieve. Grüße ✓";
     const bytes = Buffer.from(text, "utf8");
     const before = Date.now();
-    const asset = expectOk(await create(p, { name: "hello.txt", content: { plainText: text, type: "text/plain" } }));
+    const asset = expectOk(
+      await create(p, {
+        name: "hello.txt",
+        processingOptions: { keepContentAfterProcessing: true },
+        content: { plainText: text, type: "text/plain" },
+      }),
+    );
     expectAssetShape(asset);
+    // queue=false (the default): a text upload comes back decided; benign text is approved.
     expect(asset).toMatchObject({
       projectId: p.projectId,
       name: "hello.txt",
@@ -84,17 +98,19 @@ describe("variant A: inline content forms", () => {
       fileFormat: "text/plain",
       fileExtension: "txt",
       sizeInBytes: bytes.length,
-      status: "pending",
+      status: "approved",
       parentId: null,
       folderId: null,
       imageData: null,
       storageDeletedAt: null,
       safetyHold: null,
-      report: null,
+      moderationAction: null,
+      report: expect.objectContaining({ flagged: false }),
     });
     expect(asset.checksums.sha256).toBe(sha256(bytes));
     expect(asset.id).toMatch(/^[0-9a-f-]{36}$/);
     expect(typeof asset.storageId).toBe("string");
+    expect(await storedBytes(asset.storageId)).toEqual(bytes);
     expect(asset.createdAt).toBeGreaterThanOrEqual(before - 5_000);
     expect(Number.isInteger(asset.createdAt)).toBe(true);
 
@@ -196,20 +212,24 @@ describe("variant A: inline content forms", () => {
     expect(none).toMatchObject({ processingOptions: null, description: null, visibility: null, metadata: null, externalId: null });
   });
 
-  it("queue=true and queue=false (and no queue) all return a pending asset; queue is remembered", async () => {
+  it("queue=true returns a pending asset decided later; queue=false (and no queue) waits for the decision; queue is remembered", async () => {
     for (const queue of ["true", "false", "1", "0", undefined]) {
       const asset = expectOk(await create(p, { name: `q-${queue}`, content: { plainText: "queued?", type: "text/plain" } }, { queue }));
-      expect(asset.status).toBe("pending");
+      const queued = queue === "true" || queue === "1";
+      expect(asset.status, `queue=${queue}`).toBe(queued ? "pending" : "approved");
       const row = await db().asset.findUniqueOrThrow({ where: { id: asset.id }, select: { queued: true } });
-      expect(row.queued).toBe(queue === "true" || queue === "1");
+      expect(row.queued).toBe(queued);
+      if (queued) expect((await waitForDecision(p.client, asset.id)).status).toBe("approved");
     }
     expectError(await create(p, { name: "q", content: { plainText: "x", type: "text/plain" } }, { queue: "yes" }), 400, "request/validation-failed");
   });
 
   it("every upload writes one asset.uploaded event with asset-name, asset-type and file-format", async () => {
     const asset = expectOk(await create(p, { name: "evented.png", content: { base64: png.toString("base64"), type: "image/jpeg" } }));
-    const events = await db().event.findMany({ where: { projectId: p.projectId, assetId: asset.id } });
-    expect(events).toHaveLength(1);
+    expect(asset.status).toBe("approved");
+    // The upload's one event comes first; processing adds asset.classified (decided before the response).
+    const events = await db().event.findMany({ where: { projectId: p.projectId, assetId: asset.id }, orderBy: { seq: "asc" } });
+    expect(events.map((e) => e.type)).toEqual(["asset.uploaded", "asset.classified"]);
     expect(events[0]).toMatchObject({ type: "asset.uploaded", severity: "low" });
     expect(events[0]!.facts).toEqual([
       { key: "asset-name", value: "evented.png" },

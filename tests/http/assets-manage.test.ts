@@ -5,9 +5,15 @@ import { promisify } from "node:util";
 import { beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { db } from "@/lib/db/client";
-import { ApiClient, expectError, newKey, newProject, pngBytes, type ApiResponse, type TestProject } from "./support";
+import { ApiClient, expectError, newKey, newProject, pngBytes, waitForDecision, type ApiResponse, type TestProject } from "./support";
 
-/** Reading, listing, changing, moving and deleting assets; safety holds through the admin CLI. */
+/**
+ * Reading, listing, changing, moving and deleting assets; safety holds through the admin CLI.
+ * Text and PNG uploads here use queue=false (the default), so they come back decided (`approved`)
+ * and do not change afterwards; tests that look at stored bytes upload with
+ * keepContentAfterProcessing, since processing otherwise removes the content.
+ */
+const KEEP = { processingOptions: { keepContentAfterProcessing: true } };
 
 const NO_SUCH_ID = "00000000-0000-4000-8000-000000000000";
 const run = promisify(execFile);
@@ -47,7 +53,7 @@ async function newFolder(p: TestProject, name: string): Promise<string> {
   return expectOk(await p.client.post(`/projects/${p.projectId}/folders`, { name })).id as string;
 }
 
-/** An extracted child asset; nothing in the public API creates children yet, so it goes in directly. */
+/** An extracted child asset; the pipeline makes none for the text and PNG parents used here, so it goes in directly. */
 async function insertChild(parent: Record<string, any>, name: string, withContent = false) {
   return db().asset.create({
     data: {
@@ -271,7 +277,8 @@ describe("POST /assets/:id/move", () => {
 
 describe("DELETE /assets/:id/content", () => {
   it("removes the stored bytes (also of children) and keeps the records", async () => {
-    const asset = await createPng(p, "content.png", { description: "keep me" });
+    const asset = await createPng(p, "content.png", { description: "keep me", ...KEEP });
+    expect(asset).toMatchObject({ status: "approved", storageDeletedAt: null });
     const child = await insertChild(asset, "derived", true);
     expect(await storedFileExists(asset.storageId)).toBe(true);
 
@@ -310,8 +317,9 @@ describe("DELETE /assets/:id/content", () => {
 
 describe("DELETE /assets/:id", () => {
   it("deletes the asset, its children and its bytes; afterwards it is 404", async () => {
-    const asset = await createText(p, "doomed.txt");
+    const asset = await createText(p, "doomed.txt", KEEP);
     const child = await insertChild(asset, "doomed-child");
+    expect(await storedFileExists(asset.storageId)).toBe(true);
     expect(expectOk(await p.client.delete(`/assets/${asset.id}`))).toEqual({});
     expectError(await p.client.get(`/assets/${asset.id}`), 404, "asset/not-found");
     expectError(await p.client.get(`/assets/${child.id}`), 404, "asset/not-found");
@@ -343,7 +351,9 @@ describe("DELETE /assets/:id", () => {
 describe("safety holds", () => {
   it("a held asset can be read but not changed, moved or deleted (423) until the hold is released", async () => {
     const folderId = await newFolder(p, "hold-folder");
-    const asset = await createText(p, "held.txt");
+    const asset = await createText(p, "held.txt", KEEP);
+    expect(asset).toMatchObject({ status: "approved", storageDeletedAt: null });
+    expect(await storedFileExists(asset.storageId)).toBe(true);
     const held = await admin("hold-asset", "--asset", asset.id, "--reason", "suspected CSAM match");
     expect(held).toMatchObject({ assetId: asset.id, safetyHold: { reason: "suspected CSAM match", source: "admin-cli" } });
 
@@ -407,6 +417,13 @@ describe("GET /projects/:id/assets/page", () => {
     a.six = expectOk(
       await l.client.post(`/projects/${l.projectId}/assets`, { name: "six.txt", part: { plainText: "partial", type: "text/plain" } }),
     );
+    // Text and PNGs come back decided (approved); the PDF is decided in the background and, being
+    // malformed, ends in `error`. Wait for it so no status or updatedAt changes under the tests.
+    expect([a.one, a.two, a.four, a.five].map((x) => x!.status)).toEqual(["approved", "approved", "approved", "approved"]);
+    expect(a.three.status).toBe("pending");
+    a.three = await waitForDecision(l.client, a.three.id);
+    expect(a.three.status).toBe("error");
+    expect(a.six.status).toBe("uploading");
     await tick();
     expectOk(await l.client.patch(`/assets/${a.one.id}`, { tags: ["summer", "beach"] }));
     await tick();
@@ -415,7 +432,7 @@ describe("GET /projects/:id/assets/page", () => {
   });
 
   it("paginates with pageIndex/pageSize/total/hasMore, newest first by default, pages never overlap", async () => {
-    const filter = "status==pending";
+    const filter = "status!=uploading";
     const pages: Record<string, any>[] = [];
     for (let pageIndex = 0; pageIndex < 4; pageIndex++) {
       pages.push(expectOk(await list({ filter, pageSize: "2", pageIndex: String(pageIndex) })));
@@ -443,27 +460,32 @@ describe("GET /projects/:id/assets/page", () => {
   });
 
   it("sorts by name, size and creation time in both directions", async () => {
-    const byName = names(expectOk(await list({ sort: "name", filter: "status==pending" })));
-    const byNameDesc = names(expectOk(await list({ sort: "-name", filter: "status==pending" })));
+    const byName = names(expectOk(await list({ sort: "name", filter: "status!=uploading" })));
+    const byNameDesc = names(expectOk(await list({ sort: "-name", filter: "status!=uploading" })));
     expect(byNameDesc).toEqual([...byName].reverse());
     expect(new Set(byName)).toEqual(new Set(["five.png", "four.txt", "Pre-one.txt", "pre-two.png", "three.pdf"]));
     // Whatever the collation does with upper case, lower-case names keep their order.
     const lower = byName.filter((n) => n === n.toLowerCase());
     expect(lower).toEqual(["five.png", "four.txt", "pre-two.png", "three.pdf"]);
 
-    const bySize = expectOk(await list({ sort: "sizeInBytes", filter: "status==pending" })).items.map((x: { sizeInBytes: number }) => x.sizeInBytes);
+    const bySize = expectOk(await list({ sort: "sizeInBytes", filter: "status!=uploading" })).items.map((x: { sizeInBytes: number }) => x.sizeInBytes);
     expect(bySize).toEqual([...bySize].sort((x, y) => x - y));
     expect(bySize[0]).toBe(1);
-    const byCreated = ids(expectOk(await list({ sort: "createdAt", filter: "status==pending" })));
+    const byCreated = ids(expectOk(await list({ sort: "createdAt", filter: "status!=uploading" })));
     expect(byCreated).toEqual([a.one, a.two, a.three, a.four, a.five].map((x) => x!.id));
-    const byUpdated = ids(expectOk(await list({ sort: "-updatedAt", filter: "status==pending" })));
+    const byUpdated = ids(expectOk(await list({ sort: "-updatedAt", filter: "status!=uploading" })));
     expect(byUpdated[0]).toBe(a.four!.id);
   });
 
   it("filters by status, type, folder, externalId, name, visibility, moderationAction, tags, size and dates", async () => {
-    expect(await filtered("status==pending")).toHaveLength(5);
+    expect(await filtered("status!=uploading")).toHaveLength(5);
     expect(await filtered("status==uploading")).toEqual(["six.txt"]);
-    expect(await filtered("status=in=(approved,rejected)")).toEqual([]);
+    expect(await filtered("status==pending")).toEqual([]);
+    expect(await filtered("status==approved")).toEqual(["five.png", "four.txt", "Pre-one.txt", "pre-two.png"]);
+    expect(await filtered("status==error")).toEqual(["three.pdf"]);
+    expect(await filtered("status=in=(approved,rejected)")).toEqual(["five.png", "four.txt", "Pre-one.txt", "pre-two.png"]);
+    expect(await filtered("status=in=(pending,error)")).toEqual(["three.pdf"]);
+    expect(await filtered("status=out=(approved,uploading)")).toEqual(["three.pdf"]);
     expect(await filtered("type==image")).toEqual(["five.png", "pre-two.png"]);
     expect(await filtered("type==plaintext-document")).toEqual(["four.txt", "Pre-one.txt", "six.txt"]);
     expect(await filtered("type==multimedia-document")).toEqual(["three.pdf"]);
@@ -485,7 +507,7 @@ describe("GET /projects/:id/assets/page", () => {
     expect(await filtered("fileFormat==image/png")).toEqual(["five.png", "pre-two.png"]);
     expect(await filtered("sizeInBytes==null")).toEqual(["six.txt"]);
     expect(await filtered("sizeInBytes<=1")).toEqual(["Pre-one.txt"]);
-    expect(await filtered(`createdAt>${a.three!.createdAt};status==pending`)).toEqual(["five.png", "four.txt"]);
+    expect(await filtered(`createdAt>${a.three!.createdAt};status!=uploading`)).toEqual(["five.png", "four.txt"]);
     expect(await filtered(`createdAt>=${new Date(a.three!.createdAt).toISOString()};createdAt<${a.five!.createdAt}`)).toEqual([
       "four.txt",
       "three.pdf",
@@ -498,7 +520,7 @@ describe("GET /projects/:id/assets/page", () => {
     expect(await filtered("visibility==public,type==image;folderId==null")).toEqual(["five.png", "three.pdf"]);
     expect(await filtered("(visibility==public,type==image);folderId==null")).toEqual(["five.png", "three.pdf"]);
     expect(await filtered("(visibility==private,type==image);folderId!=null")).toEqual(["four.txt", "pre-two.png"]);
-    expect(await filtered("status==pending and name==pre* or name==six.txt")).toEqual(["Pre-one.txt", "pre-two.png", "six.txt"]);
+    expect(await filtered("status==approved and name==pre* or name==six.txt")).toEqual(["Pre-one.txt", "pre-two.png", "six.txt"]);
     expect(await filtered("   ")).toHaveLength(6);
   });
 

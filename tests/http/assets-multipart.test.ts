@@ -1,13 +1,17 @@
 import { createHash } from "node:crypto";
-import { readdir } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { db } from "@/lib/db/client";
 import { setUploadAllowance } from "@/lib/usage/allowance";
-import { ApiClient, expectError, newKey, newProject, pngBytes, type ApiResponse, type TestProject } from "./support";
+import { ApiClient, expectError, newKey, newProject, pngBytes, waitForDecision, type ApiResponse, type TestProject } from "./support";
 
-/** Multipart uploads: variant B of Create Asset, the raw start endpoint and POST /assets/:id/part. */
+/**
+ * Multipart uploads: variant B of Create Asset, the raw start endpoint and POST /assets/:id/part.
+ * When the final part arrives the upload is processed like any other: with queue=false (the
+ * default) text and images come back decided (benign content: `approved`).
+ */
 
 const MiB = 1024 * 1024;
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
@@ -37,6 +41,7 @@ function startJson(
     name?: string;
     folderId?: string;
     externalId?: string;
+    processingOptions?: Record<string, unknown>;
   } = {},
   queue?: string,
 ) {
@@ -78,6 +83,11 @@ function partRaw(
   return client.request("POST", `/assets/${assetId}/part${qs ? `?${qs}` : ""}`, { body: bytes, headers });
 }
 
+/** The bytes stored under a storageId (filesystem storage of the test server). */
+function storedBytes(storageId: string): Promise<Buffer> {
+  return readFile(path.join(inject("dataDir"), "storage", ...storageId.split("/")));
+}
+
 async function uploadFiles(projectId: string, assetId: string): Promise<string[]> {
   const dir = path.join(inject("dataDir"), "storage", "projects", projectId, "uploads", assetId);
   return readdir(dir).catch(() => []);
@@ -100,7 +110,8 @@ function thirds(bytes: Buffer): [Buffer, Buffer, Buffer] {
 describe("multipart upload: happy paths", () => {
   it("JSON start, a JSON part and a raw final part assemble the file", async () => {
     const [one, two, three] = thirds(png);
-    const started = expectOk(await startJson(p, one, { totalSizeInBytes: png.length }));
+    // Kept after processing, so the assembled file can be inspected.
+    const started = expectOk(await startJson(p, one, { totalSizeInBytes: png.length, processingOptions: { keepContentAfterProcessing: true } }));
     expect(started).toMatchObject({
       status: "uploading",
       uploadPartsReceived: 1,
@@ -121,7 +132,7 @@ describe("multipart upload: happy paths", () => {
     const done = expectOk(await partRaw(p.client, started.id, three, { partNumber: "3", isFinal: "true" }));
     expect(done).toMatchObject({
       id: started.id,
-      status: "pending",
+      status: "approved",
       uploadPartsReceived: 3,
       sizeInBytes: png.length,
       type: "image",
@@ -130,10 +141,13 @@ describe("multipart upload: happy paths", () => {
     expect(done.checksums.sha256).toBe(sha256(png));
     expect(done.imageData).toMatchObject({ width: 24, height: 16 });
     expect(typeof done.storageId).toBe("string");
+    expect(done.storageDeletedAt).toBeNull();
+    expect(await storedBytes(done.storageId)).toEqual(png);
     expect(expectOk(await p.client.get(`/assets/${started.id}`))).toEqual(done);
 
-    const events = await db().event.findMany({ where: { assetId: started.id } });
-    expect(events.map((e) => e.type)).toEqual(["asset.uploaded"]);
+    // One asset.uploaded when the upload completed, then the decision's asset.classified.
+    const events = await db().event.findMany({ where: { assetId: started.id }, orderBy: { seq: "asc" } });
+    expect(events.map((e) => e.type)).toEqual(["asset.uploaded", "asset.classified"]);
     expect(events[0]!.facts).toEqual([
       { key: "asset-name", value: "multi.png" },
       { key: "asset-type", value: "image" },
@@ -162,7 +176,7 @@ describe("multipart upload: happy paths", () => {
     });
     expectOk(await partRaw(p.client, started.id, two));
     const done = expectOk(await partRaw(p.client, started.id, three, { isFinal: "1" }));
-    expect(done).toMatchObject({ status: "pending", uploadPartsReceived: 3, sizeInBytes: text.length });
+    expect(done).toMatchObject({ status: "approved", uploadPartsReceived: 3, sizeInBytes: text.length });
     expect(done.checksums.sha256).toBe(sha256(text));
   });
 
@@ -174,17 +188,17 @@ describe("multipart upload: happy paths", () => {
         "Content-Disposition": 'attachment; filename="from-header.png"',
       }),
     );
-    expect(started).toMatchObject({ name: "from-header.png", status: "pending" });
+    expect(started).toMatchObject({ name: "from-header.png", status: "approved", uploadPartsReceived: 1 });
   });
 
   it("isFinal on the first part completes the upload at once (JSON and raw)", async () => {
     const viaJson = expectOk(await startJson(p, png, { isFinal: true, totalSizeInBytes: png.length, sizeInBytes: png.length }));
-    expect(viaJson).toMatchObject({ status: "pending", uploadPartsReceived: 1, sizeInBytes: png.length });
+    expect(viaJson).toMatchObject({ status: "approved", uploadPartsReceived: 1, sizeInBytes: png.length });
     expect(viaJson.checksums.sha256).toBe(sha256(png));
     expect(viaJson.imageData).toMatchObject({ width: 24, height: 16 });
 
     const viaRaw = expectOk(await startRaw(p, png, { isFinal: "true", totalSizeInBytes: String(png.length), name: "raw-one.png" }));
-    expect(viaRaw).toMatchObject({ status: "pending", uploadPartsReceived: 1, sizeInBytes: png.length, name: "raw-one.png" });
+    expect(viaRaw).toMatchObject({ status: "approved", uploadPartsReceived: 1, sizeInBytes: png.length, name: "raw-one.png" });
     expect(viaRaw.checksums.sha256).toBe(sha256(png));
     expect(await db().event.count({ where: { assetId: viaRaw.id, type: "asset.uploaded" } })).toBe(1);
   });
@@ -200,7 +214,7 @@ describe("multipart upload: happy paths", () => {
     expect(replaced.uploadPartsReceived).toBe(2);
     const done = expectOk(await partRaw(p.client, started.id, c, { partNumber: "3", isFinal: "true" }));
     const whole = Buffer.concat([a2, b, c]);
-    expect(done).toMatchObject({ status: "pending", sizeInBytes: whole.length, uploadPartsReceived: 3 });
+    expect(done).toMatchObject({ status: "approved", sizeInBytes: whole.length, uploadPartsReceived: 3 });
     expect(done.checksums.sha256).toBe(sha256(whole));
   });
 
@@ -216,13 +230,18 @@ describe("multipart upload: happy paths", () => {
     for (const queue of ["true", "false"]) {
       const started = expectOk(await startJson(p, Buffer.from("queued "), { type: "text/plain", name: `queue-${queue}` }, queue));
       const done = expectOk(await partJson(p.client, started.id, Buffer.from("text"), 2, true));
-      expect(done.status).toBe("pending");
+      // queue=true: the completed upload comes back pending and is decided in the background;
+      // queue=false: the final part waits for the decision.
+      expect(done.status, `queue=${queue}`).toBe(queue === "true" ? "pending" : "approved");
       const row = await db().asset.findUniqueOrThrow({ where: { id: done.id }, select: { queued: true } });
       expect(row.queued).toBe(queue === "true");
+      expect((await waitForDecision(p.client, done.id)).status).toBe("approved");
     }
     const rawStarted = expectOk(await startRaw(p, Buffer.from("raw queued "), { queue: "1" }, { "X-Service-Upload": "part", "Content-Type": "text/plain" }));
-    expectOk(await partRaw(p.client, rawStarted.id, Buffer.from("x"), { isFinal: "true" }));
+    const rawDone = expectOk(await partRaw(p.client, rawStarted.id, Buffer.from("x"), { isFinal: "true" }));
+    expect(rawDone.status).toBe("pending");
     expect((await db().asset.findUniqueOrThrow({ where: { id: rawStarted.id }, select: { queued: true } })).queued).toBe(true);
+    expect((await waitForDecision(p.client, rawStarted.id)).status).toBe("approved");
   });
 
   it("a 10–20 MiB image succeeds through multipart while the same image inline gets 413", async () => {
@@ -232,7 +251,7 @@ describe("multipart upload: happy paths", () => {
     const started = expectOk(await startRaw(p, first, { name: "big.png", totalSizeInBytes: String(image.length) }));
     expect(started).toMatchObject({ status: "uploading", type: "image" });
     const done = expectOk(await partRaw(p.client, started.id, rest, { partNumber: "2", isFinal: "true" }));
-    expect(done).toMatchObject({ status: "pending", sizeInBytes: image.length, type: "image", fileFormat: "image/png" });
+    expect(done).toMatchObject({ status: "approved", sizeInBytes: image.length, type: "image", fileFormat: "image/png" });
     expect(done.checksums.sha256).toBe(sha256(image));
     expect(done.imageData).toMatchObject({ width: 20, height: 10 });
 
@@ -259,7 +278,7 @@ describe("multipart upload: happy paths", () => {
     expectError(await partRaw(p.client, started.id, tooMuch, { partNumber: "2", isFinal: "true" }), 413, "upload/too-large");
     // The refused part left the upload usable.
     const done = expectOk(await partRaw(p.client, started.id, image.subarray(12 * MiB), { partNumber: "2", isFinal: "true" }));
-    expect(done).toMatchObject({ status: "pending", sizeInBytes: 20 * MiB });
+    expect(done).toMatchObject({ status: "approved", sizeInBytes: 20 * MiB });
     expect(done.checksums.sha256).toBe(sha256(image));
   });
 });
@@ -299,7 +318,7 @@ describe("multipart upload: errors", () => {
     const still = expectOk(await p.client.get(`/assets/${started.id}`));
     expect(still).toMatchObject({ status: "uploading", uploadPartsReceived: 2 });
     const done = expectOk(await partRaw(p.client, started.id, three, { partNumber: "3", isFinal: "true" }));
-    expect(done).toMatchObject({ status: "pending", sizeInBytes: png.length });
+    expect(done).toMatchObject({ status: "approved", sizeInBytes: png.length });
     expect(done.checksums.sha256).toBe(sha256(png));
   });
 

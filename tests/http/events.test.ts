@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type ApiClient, expectError, newKey, newProject } from "./support";
+import { type ApiClient, expectError, newKey, newProject, waitForDecision } from "./support";
 
 const text = (name: string) => ({ name, content: { plainText: `hello ${name}`, type: "text/plain" } });
 
@@ -21,20 +21,42 @@ async function readEvents(client: ApiClient, projectId: string, cursor: string, 
   return { events, cursor };
 }
 
+/**
+ * Each upload here is processed in the background (queue=true): its asset.uploaded event is followed,
+ * a moment later, by the decision's asset.classified event. Checks that `events` holds exactly one
+ * of each per asset in `assetIds`, uploads in upload order, each decision after its upload.
+ */
+function expectUploadedThenClassified(events: any[], assetIds: string[], uploadsInOrder = true) {
+  expect(events).toHaveLength(2 * assetIds.length);
+  const uploaded = events.filter((e) => e.type === "asset.uploaded").map((e) => e.assetId);
+  const classified = events.filter((e) => e.type === "asset.classified").map((e) => e.assetId);
+  if (uploadsInOrder) expect(uploaded).toEqual(assetIds);
+  else expect([...uploaded].sort()).toEqual([...assetIds].sort());
+  expect([...classified].sort()).toEqual([...assetIds].sort());
+  for (const id of assetIds) {
+    const at = (type: string) => events.findIndex((e) => e.type === type && e.assetId === id);
+    expect(at("asset.classified")).toBeGreaterThan(at("asset.uploaded"));
+  }
+}
+
 describe("events feed", () => {
   it("starts with no events and a cursor for now, then returns newer uploads oldest first", async () => {
     const { projectId, client } = await newProject();
-    await client.post(`/projects/${projectId}/assets?queue=true`, text("before"));
+    const before = (await client.post(`/projects/${projectId}/assets?queue=true`, text("before"))).body;
+    // Its decision (and asset.classified) must also land before the cursor is taken.
+    await waitForDecision(client, before.id);
 
     const start = await client.get(`/projects/${projectId}/events?limit=10`);
     expect(start.status).toBe(200);
     expect(start.body).toEqual({ events: [], cursor: expect.any(String), hasMore: false });
 
-    const created = [];
+    const created: any[] = [];
     for (const name of ["a", "b", "c"]) created.push((await client.post(`/projects/${projectId}/assets?queue=true`, text(name))).body);
 
-    const page = await readEvents(client, projectId, start.body.cursor, 3);
-    expect(page.events.map((e: any) => e.assetId)).toEqual(created.map((a) => a.id));
+    const page = await readEvents(client, projectId, start.body.cursor, 6);
+    const createdIds = created.map((a) => a.id);
+    expectUploadedThenClassified(page.events, createdIds);
+    expect(page.events.some((e: any) => e.assetId === before.id)).toBe(false);
     const event = page.events[0];
     expect(event).toMatchObject({
       projectId,
@@ -50,6 +72,8 @@ describe("events feed", () => {
     });
     expect(typeof event.id).toBe("string");
     expect(Number.isInteger(event.createdAt)).toBe(true);
+    const decision = page.events.find((e: any) => e.type === "asset.classified" && e.assetId === created[0].id);
+    expect(decision).toMatchObject({ projectId, asset: { id: created[0].id, status: "approved" } });
 
     const after = await client.get(`/projects/${projectId}/events?limit=10&after=${page.cursor}`);
     expect(after.body).toEqual({ events: [], cursor: page.cursor, hasMore: false });
@@ -58,11 +82,21 @@ describe("events feed", () => {
   it("pages with hasMore and never repeats or skips an event", async () => {
     const { projectId, client } = await newProject();
     const { body: start } = await client.get(`/projects/${projectId}/events?limit=1`);
-    await Promise.all(Array.from({ length: 7 }, (_, i) => client.post(`/projects/${projectId}/assets?queue=true`, text(`n${i}`))));
-    const { events } = await readEvents(client, projectId, start.cursor, 7, 3);
+    const created = await Promise.all(
+      Array.from({ length: 7 }, async (_, i) => (await client.post(`/projects/${projectId}/assets?queue=true`, text(`n${i}`))).body),
+    );
+    // 7 uploads and their 7 decisions, committed concurrently.
+    const { events, cursor } = await readEvents(client, projectId, start.cursor, 14, 3);
     const seen = events.map((e: any) => e.id);
-    expect(seen).toHaveLength(7);
-    expect(new Set(seen).size).toBe(7);
+    expect(seen).toHaveLength(14);
+    expect(new Set(seen).size).toBe(14);
+    expectUploadedThenClassified(
+      events,
+      created.map((a) => a.id),
+      false,
+    );
+    const after = await client.get(`/projects/${projectId}/events?limit=10&after=${cursor}`);
+    expect(after.body).toEqual({ events: [], cursor, hasMore: false });
   });
 
   it("refuses invalid cursors and limits", async () => {

@@ -91,3 +91,22 @@ export async function pngBytes(width = 8, height = 8): Promise<Buffer> {
   const sharp = (await import("sharp")).default;
   return sharp({ create: { width, height, channels: 3, background: { r: 200, g: 30, b: 30 } } }).png().toBuffer();
 }
+
+/**
+ * Waits until the pipeline has decided an asset (status `approved`, `rejected` or `error`) and
+ * returns it as GET /assets/:id shows it. Needed for assets decided in the background: `queue=true`
+ * uploads and types other than text and images. Fails after `timeoutMs` with the last status seen.
+ * Content removal (for uploads without keepContentAfterProcessing) follows the decision, so a test
+ * that inspects storage of such an asset must not rely on this alone.
+ */
+export async function waitForDecision(client: ApiClient, assetId: string, timeoutMs = 20_000): Promise<Record<string, any>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await client.get(`/assets/${assetId}`);
+    if (res.status !== 200) throw new Error(`GET /assets/${assetId}: ${res.status} ${res.text}`);
+    const status = (res.body as { status: string }).status;
+    if (status !== "pending" && status !== "uploading") return res.body as Record<string, any>;
+    if (Date.now() > deadline) throw new Error(`asset ${assetId} still ${status} after ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

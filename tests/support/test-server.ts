@@ -15,7 +15,7 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startTestServer(env: Record<string, string> = {}): Promise<RunningServer & CrashableServer> {
   const dataDir = await mkdtemp(path.join(os.tmpdir(), "sieve-server-"));
   // mkdtemp makes the folder private; as root, PostgreSQL runs as `postgres` and must enter it.
   await chmod(dataDir, 0o755);
@@ -28,37 +28,67 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
 
   // SIEVE_SERVER_NODE_ARGS passes flags such as --cpu-prof to the server process (profiling).
   const nodeArgs = (process.env.SIEVE_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
-  const server = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "server.ts"], {
-    cwd: process.cwd(),
-    env: {
-      ...process.env,
-      DATABASE_URL: database.url,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      PUBLIC_URL: baseUrl,
-      NEXT_TELEMETRY_DISABLED: "1",
-      ...env,
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
   const output: string[] = [];
-  server.stdout?.on("data", (d: Buffer) => output.push(d.toString()));
-  server.stderr?.on("data", (d: Buffer) => output.push(d.toString()));
-  if (process.env.SIEVE_TEST_SERVER_LOG) server.stderr?.pipe(process.stderr);
+  const spawnServer = () => {
+    const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "server.ts"], {
+      cwd: process.cwd(),
+      env: {
+        ...process.env,
+        DATABASE_URL: database.url,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        HOST: "127.0.0.1",
+        PUBLIC_URL: baseUrl,
+        NEXT_TELEMETRY_DISABLED: "1",
+        ...env,
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout?.on("data", (d: Buffer) => output.push(d.toString()));
+    child.stderr?.on("data", (d: Buffer) => output.push(d.toString()));
+    if (process.env.SIEVE_TEST_SERVER_LOG) child.stderr?.pipe(process.stderr);
+    return child;
+  };
+  let server = spawnServer();
 
   const cleanup = async () => {
     await stopProcess(server);
     await database.stop();
     await rm(dataDir, { recursive: true, force: true });
   };
-  try {
-    await waitForHealth(baseUrl, server, 180_000);
-  } catch (error) {
-    await cleanup();
-    throw new Error(`Test server did not start: ${(error as Error).message}\n${output.join("")}`);
-  }
-  return { baseUrl, databaseUrl: database.url, dataDir, stop: cleanup };
+  const started = async () => {
+    try {
+      await waitForHealth(baseUrl, server, 180_000);
+    } catch (error) {
+      await cleanup();
+      throw new Error(`Test server did not start: ${(error as Error).message}\n${output.join("")}`);
+    }
+  };
+  await started();
+  return {
+    baseUrl,
+    databaseUrl: database.url,
+    dataDir,
+    stop: cleanup,
+    output: () => output.join(""),
+    async kill() {
+      if (server.exitCode !== null || server.signalCode !== null) return;
+      const exited = new Promise((resolve) => server.once("exit", resolve));
+      server.kill("SIGKILL");
+      await exited;
+    },
+    async restart() {
+      server = spawnServer();
+      await started();
+    },
+  };
+}
+
+/** For crash tests: SIGKILL the server process and start a new one on the same database and data. */
+export interface CrashableServer {
+  kill(): Promise<void>;
+  restart(): Promise<void>;
+  output(): string;
 }
 
 async function waitForHealth(baseUrl: string, server: ChildProcess, timeoutMs: number) {

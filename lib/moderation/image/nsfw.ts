@@ -117,7 +117,7 @@ export const NSFW_MAX_INPUT_PIXELS = 100_000_000;
 export const NSFW_WORKER_HANG_MS = 60_000;
 
 export function defaultNsfwWorkerPath(): string {
-  return path.resolve(process.cwd(), "lib/moderation/image/nsfw-worker.mjs");
+  return path.resolve(/*turbopackIgnore: true*/ process.cwd(), "lib/moderation/image/nsfw-worker.mjs");
 }
 
 // ---------------------------------------------------------------------------------------------

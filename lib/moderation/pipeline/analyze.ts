@@ -13,6 +13,7 @@ import { analyzeMediaFile } from "./analyze-media";
 import { storeChild, type ChildDraft } from "./children";
 import { ContentMissingError, MAX_EXTRACTED_TEXT_CHARS, MAX_TEXT_BYTES, readAssetBytes } from "./content";
 import { findHashHold, type HoldFinding } from "./hash-hold";
+import type { ProcessAssetData } from "./events";
 import { mergeJudgements } from "./judgements";
 import { recognizeImageText } from "./ocr";
 import { classifyPart, labelsOf, unavailablePart, type Part } from "./parts";
@@ -129,8 +130,13 @@ async function analyzeByType(row: Row, thresholds: CategoryThresholds): Promise<
   }
 }
 
-export async function analyzeAsset(assetId: string): Promise<Analysis> {
-  const row = await db().asset.findUniqueOrThrow({ where: { id: assetId }, include: { project: true } });
+/**
+ * Null when there is nothing to analyze: the asset was deleted, or it is no longer pending in this
+ * processing generation (decided by an earlier attempt whose last part was interrupted, or retried).
+ */
+export async function analyzeAsset(data: ProcessAssetData): Promise<Analysis | null> {
+  const row = await db().asset.findUnique({ where: { id: data.assetId }, include: { project: true } });
+  if (!row || row.status !== "pending" || row.processingGeneration !== data.generation) return null;
   const thresholds = resolveThresholds(thresholdOverridesSchema.safeParse(row.project.moderationThresholds).data);
   const collected = await analyzeByType(row, thresholds);
   const report = buildReport({
