@@ -4,10 +4,12 @@ import { dbAssetType } from "@/lib/assets/serialize";
 import { sqlPool } from "@/lib/db/client";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
 import { EVENT_TYPES } from "@/lib/events/catalogue";
+import { processOutboxRow } from "@/lib/moderation/pipeline/outbox";
 
 /**
  * The hot path of every upload, as one SQL statement (one implicit transaction, one round trip):
- * insert the asset and record its `asset.uploaded` event. Everything else about assets goes
+ * insert the asset, record its `asset.uploaded` event and put its processing event in the pipeline
+ * outbox. Everything else about assets goes
  * through Prisma; this path is SQL because it runs on every upload and a Prisma query costs about
  * 1 ms of CPU here (see bench/). The caller holds an upload unit (lib/usage/allowance.ts).
  */
@@ -21,6 +23,8 @@ WITH asset AS (
   VALUES ($1::uuid, $2::uuid, $3::uuid, $4, $5, $6, $7, $8, $9::asset_type, 'pending', $10, $11, $12::bigint,
           $13::jsonb, $14::jsonb, $15, $16::jsonb, $17::jsonb, $18, $19::visibility, $20, $20)
   RETURNING id
+), outbox AS (
+  INSERT INTO pipeline_outbox (event_id, name, data) SELECT $24, $25, $26::jsonb FROM asset
 )
 INSERT INTO events (id, project_id, type, severity, title, asset_id, asset, facts, notify, created_at, updated_at)
 SELECT gen_random_uuid(), $2::uuid, 'asset.uploaded', '${UPLOADED.severity}', $21, asset.id, $22::jsonb, $23::jsonb,
@@ -66,11 +70,12 @@ export async function insertUploadedAsset(draft: AssetDraft, facts: StoredConten
     updatedAt: now,
   };
   const event = uploadedEventFor(row);
+  const outbox = processOutboxRow(row);
   const values = [
     row.id, row.projectId, row.folderId, row.name, row.description, row.externalId, row.externalUrl, row.sourceUrl,
     facts.type, row.fileFormat, row.fileExtension, String(facts.sizeInBytes), json(row.checksums), json(row.imageData),
     row.storageId, json(row.metadata), json(row.processingOptions), row.queued, row.visibility, now, event.title,
-    json(event.asset), json(event.facts),
+    json(event.asset), json(event.facts), outbox.eventId, outbox.name, json(outbox.data),
   ];
   await sqlPool().query({ name: "sieve-insert-uploaded-asset", text: INSERT_UPLOADED_ASSET, values });
   return row;

@@ -3,6 +3,7 @@ import type { Readable } from "node:stream";
 import { CONTENT_HEAD_BYTES, detectContent, describeImage, type AssetType } from "@/lib/assets/content-type";
 import { mapConstraintViolation } from "@/lib/assets/lookup";
 import { collectStream, readContentHead } from "@/lib/assets/peek";
+import { addToOutbox, processOutboxRow } from "@/lib/moderation/pipeline/outbox";
 import { recordUploadedEvent } from "@/lib/assets/events";
 import { draftColumns, type AssetDraft } from "@/lib/assets/draft";
 import { checkDraft } from "@/lib/assets/ingest";
@@ -184,6 +185,7 @@ async function completeUpload(assetId: string): Promise<AssetRow> {
           },
         });
         await recordUploadedEvent(tx, updated);
+        await addToOutbox(tx, processOutboxRow(updated));
         return updated;
       });
     });

@@ -155,7 +155,8 @@ export class EmbeddedExecutor {
         const created = await createRun(client, { fn, event });
         if (created && leased && !this.stopped && this.active.size + leased.length < this.opts.maxConcurrentRuns) {
           const admission = { id: created.id, function_id: fn.id, concurrency_keys: created.concurrencyKeys, throttle_key: created.throttleKey, started_at: null };
-          if ((await this.admissionDelay(client, admission)) === undefined) {
+          // Never wait for a lock here: concurrent sends must not queue behind each other.
+          if ((await this.admissionDelay(client, admission, true)) === undefined) {
             await client.query(
               `UPDATE executor_runs SET lease_owner = $2, lease_until = now() + make_interval(secs => $3), started_at = now() WHERE id = $1`,
               [created.id, this.workerId, this.opts.leaseMs / 1000],
@@ -295,10 +296,15 @@ export class EmbeddedExecutor {
   private async admissionDelay(
     client: pg.PoolClient,
     run: { id: string; function_id: string; concurrency_keys: string[]; throttle_key: string | null; started_at: Date | null },
+    /** Give up (admit nothing) instead of waiting when another transaction holds a key's lock. */
+    tryOnly = false,
   ): Promise<number | undefined> {
     const keys = [...run.concurrency_keys].sort();
     for (const key of keys) {
-      await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`executor:${key}`]);
+      if (tryOnly) {
+        const { rows } = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok`, [`executor:${key}`]);
+        if (!rows[0]!.ok) return 0;
+      } else await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`executor:${key}`]);
       const limit = Number(key.slice(key.lastIndexOf("|") + 1));
       const { rows } = await client.query<{ n: number }>(
         `SELECT count(*)::int AS n FROM executor_runs WHERE concurrency_keys @> ARRAY[$1] AND lease_until > now() AND id <> $2`,
@@ -308,7 +314,12 @@ export class EmbeddedExecutor {
     }
     const fn = this.functions.get(run.function_id);
     if (fn?.throttle && run.throttle_key && run.started_at === null) {
-      await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`executor-throttle:${run.throttle_key}`]);
+      if (tryOnly) {
+        const { rows } = await client.query<{ ok: boolean }>(`SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok`, [
+          `executor-throttle:${run.throttle_key}`,
+        ]);
+        if (!rows[0]!.ok) return 0;
+      } else await client.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`executor-throttle:${run.throttle_key}`]);
       const capacity = fn.throttle.limit + Math.max(0, fn.throttle.burst - 1);
       const { rows } = await client.query<{ started_at: Date }>(
         `SELECT started_at FROM executor_runs WHERE throttle_key = $1 AND started_at > now() - make_interval(secs => $2)

@@ -3,10 +3,14 @@ import { pruneExpiredIdempotencyRecords } from "@/lib/http/idempotency";
 import { config } from "@/lib/config";
 import { sqlPool } from "@/lib/db/client";
 import { pruneExecutorHistory } from "@/lib/executor/store";
+import { kickOutbox } from "@/lib/moderation/pipeline/outbox";
 import { reconcilePendingAssets } from "@/lib/moderation/pipeline/reconcile";
 import { resendStaleBatches } from "@/lib/assets/batch/batch";
 
-/** Periodic housekeeping: abandoned multipart uploads and expired idempotency records. */
+/**
+ * Periodic housekeeping: abandoned multipart uploads, expired idempotency records, executor history;
+ * and, more often, the pipeline outbox, pending assets without a run, and unsent batches.
+ */
 export function startMaintenance(intervalMs = 60_000): () => void {
   let running = false;
   const tick = async () => {
@@ -31,6 +35,7 @@ export function startMaintenance(intervalMs = 60_000): () => void {
     if (reconciling) return;
     reconciling = true;
     try {
+      await kickOutbox();
       await reconcilePendingAssets();
       await resendStaleBatches();
     } catch (error) {
@@ -41,6 +46,8 @@ export function startMaintenance(intervalMs = 60_000): () => void {
   };
   const reconcileTimer = setInterval(() => void reconcile(), Math.min(intervalMs, config().pipeline.reconcileAfterSeconds * 1000));
   reconcileTimer.unref();
+  // Events a crashed process left in the outbox go out at once.
+  void reconcile();
   return () => {
     clearInterval(timer);
     clearInterval(reconcileTimer);

@@ -4,6 +4,7 @@ import { db, sqlPool } from "@/lib/db/client";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
 import { listen, type Listener } from "@/lib/db/listen";
 import { PROCESS_ASSET_EVENT, processAssetData, processEventId } from "./events";
+import { kickOutbox } from "./outbox";
 
 /**
  * Hands assets to the pipeline and lets `queue=false` uploads wait for their decision.
@@ -42,14 +43,15 @@ export async function requestProcessing(row: Pick<AssetRow, "id" | "projectId" |
 }
 
 /**
- * After an upload completed (status `pending`): start processing and, for `queue=false` text and
- * images, wait for the decision up to SIEVE_SYNC_DECISION_TIMEOUT_MS. On timeout the asset is
- * returned `pending` and its decision arrives as events.
+ * After an upload completed (status `pending`, its processing event committed to the outbox):
+ * kick the outbox relay and, for `queue=false` text and images, wait for the decision up to
+ * SIEVE_SYNC_DECISION_TIMEOUT_MS. On timeout the asset is returned `pending` and its decision
+ * arrives as events.
  */
 export async function processAfterUpload(row: AssetRow): Promise<AssetRow> {
   if (row.status !== "pending") return row;
-  const sent = await requestProcessing(row);
-  if (!sent || row.queued || !SYNC_TYPES.has(row.type)) return row;
+  void kickOutbox();
+  if (row.queued || !SYNC_TYPES.has(row.type)) return row;
   return waitForDecision(row.id, config().pipeline.syncDecisionTimeoutMs);
 }
 

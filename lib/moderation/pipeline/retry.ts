@@ -3,6 +3,7 @@ import { db } from "@/lib/db/client";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
 import { ApiError } from "@/lib/http/errors";
 import { processAfterUpload } from "./dispatch";
+import { addToOutbox, processOutboxRow } from "./outbox";
 
 /**
  * POST /assets/:id/retry — an asset in `error` goes back to `pending` in a new processing
@@ -17,10 +18,15 @@ export async function retryAsset(asset: AssetRow, queued: boolean): Promise<Asse
   if (!asset.storageId) {
     throw new ApiError("asset/not-retryable", "The asset's stored content was removed, so it cannot be processed again.");
   }
-  const { count } = await db().asset.updateMany({
-    where: { id: asset.id, status: "error" },
-    data: { status: "pending", processingGeneration: { increment: 1 }, queued, report: undefined, processingRequestedAt: null },
+  const row = await db().$transaction(async (tx) => {
+    const { count } = await tx.asset.updateMany({
+      where: { id: asset.id, status: "error" },
+      data: { status: "pending", processingGeneration: { increment: 1 }, queued, processingRequestedAt: null },
+    });
+    if (count === 0) throw new ApiError("asset/not-retryable", "The asset left status error while the retry was requested.");
+    const updated = await tx.asset.findUniqueOrThrow({ where: { id: asset.id } });
+    await addToOutbox(tx, processOutboxRow(updated));
+    return updated;
   });
-  if (count === 0) throw new ApiError("asset/not-retryable", "The asset left status error while the retry was requested.");
-  return processAfterUpload(await db().asset.findUniqueOrThrow({ where: { id: asset.id } }));
+  return processAfterUpload(row);
 }
