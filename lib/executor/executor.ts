@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type pg from "pg";
+import { Rollback, withTransaction } from "@/lib/db/transaction";
 import { wakeTime } from "./durations";
 import { parseFunctionConfig, type FunctionDefinition } from "./functions";
 import { compileExpression, ExpressionError } from "./expressions";
@@ -54,6 +55,7 @@ export class EmbeddedExecutor {
   private active = new Set<string>();
   private stopped = false;
   private wakeUp: (() => void) | undefined;
+  private warnedUnauthorized = false;
   /** Set by wake(); a wake during a claim must not be lost. */
   private woken = false;
   private loopDone: Promise<void> | undefined;
@@ -125,18 +127,10 @@ export class EmbeddedExecutor {
   /** Records events (deduplicated by id), starts the runs they trigger and resolves waits. */
   async sendEvents(events: EventPayload[]): Promise<string[]> {
     const leased: RunRow[] = [];
-    const client = await this.opts.pool.connect();
-    try {
-      await client.query("BEGIN");
+    await withTransaction(this.opts.pool, async (client) => {
       const fresh = await insertNewEvents(client, events);
       for (const event of fresh) await this.dispatch(client, event, leased);
-      await client.query("COMMIT");
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
     for (const run of leased) this.startExecution(run);
     this.wake();
     return events.map((e) => e.id);
@@ -260,9 +254,7 @@ export class EmbeddedExecutor {
   }
 
   private async claim(limit: number): Promise<RunRow[]> {
-    const client = await this.opts.pool.connect();
-    try {
-      await client.query("BEGIN");
+    return withTransaction(this.opts.pool, async (client) => {
       const { rows } = await client.query<RunRow & { concurrency_keys: string[]; throttle_key: string | null; started_at: Date | null }>(
         `SELECT * FROM executor_runs
          WHERE status IN ('queued', 'waiting') AND next_at <= now() AND (lease_until IS NULL OR lease_until < now())
@@ -282,14 +274,8 @@ export class EmbeddedExecutor {
         );
         claimed.push(run);
       }
-      await client.query("COMMIT");
       return claimed;
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   /** Concurrency (steps executing at once per key) and throttle (runs started per period). */
@@ -407,6 +393,11 @@ export class EmbeddedExecutor {
     for (const [index, result] of results.entries()) {
       if (result.kind === "complete") return { status: "completed", output: result.output };
       if (result.kind === "error") {
+        if (result.status === 401 && !this.warnedUnauthorized) {
+          // Retried like any failure, but a key mismatch never heals by itself: say so loudly.
+          this.warnedUnauthorized = true;
+          this.opts.log(`${fn.url} refused the executor's signature (401): the app and the executor use different INNGEST_SIGNING_KEYs`);
+        }
         if (!result.retriable || run.attempt + 1 >= fn.maxAttempts) return { status: "failed", error: result.error };
         retry = { ops: plannedBefore[index] ? [{ op: "StepPlanned", id: plannedBefore[index].id }] : [], delayMs: result.retryAfterMs };
         continue;
@@ -428,7 +419,7 @@ export class EmbeddedExecutor {
             this.memoize(run, op.id, { error: op.error ?? null });
             break;
           case "StepError":
-            retry = { ops: [...(retry?.ops ?? []), op] };
+            retry = { ops: [...(retry?.ops ?? []), op], delayMs: result.retryAfterMs ?? retry?.delayMs };
             break;
           case "RunComplete":
             return { status: "completed", output: op.data ?? null };
@@ -550,23 +541,16 @@ export class EmbeddedExecutor {
       await this.save(run, outcome, false);
       return;
     }
-    const client = await this.opts.pool.connect();
     if (outcome.register) {
-      try {
-        await client.query("BEGIN");
-        await outcome.register(client);
-        await client.query((await this.save(run, outcome, false, client)) ? "COMMIT" : "ROLLBACK");
-      } catch (error) {
-        await client.query("ROLLBACK").catch(() => undefined);
-        throw error;
-      } finally {
-        client.release();
-      }
+      const register = outcome.register;
+      await withTransaction(this.opts.pool, async (client) => {
+        await register(client);
+        if (!(await this.save(run, outcome, false, client))) throw new Rollback(undefined);
+      });
       this.wake();
       return;
     }
-    try {
-      await client.query("BEGIN");
+    await withTransaction(this.opts.pool, async (client) => {
       const { rowCount } = await client.query(
         `UPDATE executor_runs SET status = $3, output = $4, error = $5, steps = $6, stack = $7, planned = '[]', wait = NULL,
            finished_at = now(), lease_owner = NULL, lease_until = NULL
@@ -581,10 +565,7 @@ export class EmbeddedExecutor {
           run.stack,
         ],
       );
-      if (!rowCount) {
-        await client.query("ROLLBACK");
-        return;
-      }
+      if (!rowCount) throw new Rollback(undefined);
       if (run.parent_run_id && run.parent_step_id) {
         const value = outcome.status === "completed" ? { data: outcome.output ?? null } : { error: outcome.error ?? null };
         await resumeWith(client, run.parent_run_id, run.parent_step_id, value);
@@ -600,13 +581,7 @@ export class EmbeddedExecutor {
         const fresh = await insertNewEvents(client, [failed]);
         for (const event of fresh) await this.dispatch(client, event);
       }
-      await client.query("COMMIT");
-    } catch (error) {
-      await client.query("ROLLBACK").catch(() => undefined);
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
     this.wake();
   }
 }

@@ -19,7 +19,8 @@ export interface Op {
 
 export type CallResult =
   | { kind: "complete"; output: unknown }
-  | { kind: "ops"; ops: Op[] }
+  /** retryAfterMs: a step threw RetryAfterError (the SDK sends Retry-After with the StepError). */
+  | { kind: "ops"; ops: Op[]; retryAfterMs?: number }
   | { kind: "error"; retriable: boolean; retryAfterMs?: number; error: unknown; status: number };
 
 export interface CallInput {
@@ -85,7 +86,9 @@ export async function callFunction(input: CallInput): Promise<CallResult> {
     json = { name: "ExecutorCallError", message: `non-JSON response (${response.status}): ${text.slice(0, 200)}` };
   }
   if (response.status === 200) return { kind: "complete", output: json };
-  if (response.status === 206 && Array.isArray(json)) return { kind: "ops", ops: json as Op[] };
+  if (response.status === 206 && Array.isArray(json)) {
+    return { kind: "ops", ops: json as Op[], retryAfterMs: retryAfterMs(response.headers.get("retry-after")) };
+  }
   const noRetry = response.headers.get("x-inngest-no-retry") === "true";
   return {
     kind: "error",

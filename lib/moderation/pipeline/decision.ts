@@ -3,6 +3,7 @@ import { removeStoredContent, withDescendants } from "@/lib/assets/delete";
 import { apiAssetType } from "@/lib/assets/serialize";
 import { assetContentKey } from "@/lib/assets/storage-keys";
 import { db, sqlPool } from "@/lib/db/client";
+import { withTransaction } from "@/lib/db/transaction";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
 import { EVENT_TYPES, type EventFact, type EventType } from "@/lib/events/catalogue";
 import { decide, thresholdOverridesSchema, type Decision, type ModerationAction } from "../policy";
@@ -76,19 +77,8 @@ function rejectionNoteFor(decision: Decision): string | null {
   return `Automatically rejected (${decision.moderationAction}): flagged for ${decision.flaggedCategories.join(", ")}`;
 }
 
-async function inTransaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await sqlPool().connect();
-  try {
-    await client.query("BEGIN");
-    const result = await fn(client);
-    await client.query("COMMIT");
-    return result;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+function inTransaction<T>(fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  return withTransaction(sqlPool(), fn);
 }
 
 async function applyAnalysis(

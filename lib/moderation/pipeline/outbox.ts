@@ -1,5 +1,6 @@
 import { inngest } from "@/inngest/client";
 import { sqlPool } from "@/lib/db/client";
+import { withTransaction } from "@/lib/db/transaction";
 import type { Prisma } from "@/lib/db/generated/client";
 import { PROCESS_ASSET_EVENT, processAssetData, processEventId, type ProcessAssetData } from "./events";
 
@@ -42,24 +43,17 @@ function relay(): Relay {
   return store[KEY];
 }
 
-async function sendBatch(): Promise<number> {
-  const client = await sqlPool().connect();
-  try {
-    await client.query("BEGIN");
+function sendBatch(): Promise<number> {
+  return withTransaction(sqlPool(), async (client) => {
     const { rows } = await client.query<{ event_id: string; name: string; data: Record<string, unknown> }>(
       `DELETE FROM pipeline_outbox WHERE id IN (SELECT id FROM pipeline_outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
        RETURNING event_id, name, data`,
       [BATCH],
     );
+    // The rows are deleted only if the send succeeds (a throw rolls the delete back).
     if (rows.length > 0) await inngest.send(rows.map((r) => ({ id: r.event_id, name: r.name, data: r.data })));
-    await client.query("COMMIT");
     return rows.length;
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
 }
 
 /** Sends everything in the outbox now (coalescing concurrent kicks); failures retry in a second. */
