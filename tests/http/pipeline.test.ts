@@ -1,11 +1,22 @@
+import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { makeJpeg, makePdf, makeVideo, makeWav } from "@/tests/support/media-fixtures";
 import { makeTextImage } from "@/tests/support/text-image";
 import { expectError, newProject, type ApiResponse, type TestProject } from "./support";
+
+/** Runs the admin CLI against the test server's database and returns its JSON line. */
+async function admin(...args: string[]): Promise<any> {
+  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
+    cwd: process.cwd(),
+    env: { ...process.env, DATABASE_URL: inject("databaseUrl"), DATA_DIR: inject("dataDir") },
+  });
+  return JSON.parse(stdout.trim().split("\n").pop() as string);
+}
 
 /** The moderation pipeline end to end: real server, embedded Inngest executor, real classifiers. */
 
@@ -143,16 +154,23 @@ describe("text", () => {
     expect(later).toMatchObject({ status: "rejected", moderationAction: "hide" });
   });
 
-  it("per-project thresholds decide what flags", async () => {
+  it("per-project settings (admin set-moderation): thresholds, default action, keeping content", async () => {
     const strict = await newProject();
-    const { db } = await import("@/lib/db/client");
-    const all = Object.fromEntries(CATEGORIES.map((c) => [c, 0.99]));
-    await db().project.update({ where: { id: strict.projectId }, data: { moderationThresholds: all } });
-    const res = expectOk(
-      await strict.client.post(`/projects/${strict.projectId}/assets?queue=false`, { name: "t", content: { type: "text/plain", plainText: THREAT } }),
-    );
-    expect(res).toMatchObject({ status: "approved", moderationAction: null });
-    expect(res.report.flagged).toBe(false);
+    const upload = async () =>
+      expectOk(
+        await strict.client.post(`/projects/${strict.projectId}/assets?queue=false`, { name: "t", content: { type: "text/plain", plainText: THREAT } }),
+      );
+    const all = CATEGORIES.map((c) => `${c}=0.99`).join(",");
+    const settings = await admin("set-moderation", "--project", strict.projectId, "--thresholds", all);
+    expect(settings.thresholds.violence).toBe(0.99);
+    const lenient = await upload();
+    expect(lenient).toMatchObject({ status: "approved", moderationAction: null, storageId: null });
+    expect(lenient.report.flagged).toBe(false);
+
+    await admin("set-moderation", "--project", strict.projectId, "--thresholds", "default", "--default-action", "alert", "--keep-content", "true");
+    const alerted = await upload();
+    expect(alerted).toMatchObject({ status: "approved", moderationAction: "alert", storageDeletedAt: null });
+    expect(alerted.storageId).toEqual(expect.any(String));
   });
 });
 
