@@ -47,6 +47,7 @@ const envSchema = z.object({
   SIEVE_EXECUTOR_RETRY_BASE_MS: int(1).default(1000),
   SIEVE_EXECUTOR_LEASE_MS: int(1000).default(15_000),
   SIEVE_EXECUTOR_STEP_TIMEOUT_MS: int(1000).default(10 * 60_000),
+  SIEVE_EXECUTOR_DEBUG: bool.default(false),
   SIEVE_SYNC_DECISION_TIMEOUT_MS: int(0).default(10_000),
   SIEVE_PROCESSING_RECONCILE_SECONDS: int(5).default(120),
   SIEVE_CLASSIFIER_PROVIDERS: z.string().default("local"),
@@ -121,6 +122,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       retryBaseMs: e.SIEVE_EXECUTOR_RETRY_BASE_MS,
       leaseMs: e.SIEVE_EXECUTOR_LEASE_MS,
       stepTimeoutMs: e.SIEVE_EXECUTOR_STEP_TIMEOUT_MS,
+      debug: e.SIEVE_EXECUTOR_DEBUG,
     },
     pipeline: {
       /** How long a queue=false text/image upload waits for its decision before answering `pending`. */

@@ -27,6 +27,8 @@ export interface ExecutorOptions {
   retryBaseMs?: number;
   stepTimeoutMs?: number;
   pollMs?: number;
+  /** Log every call of the serve endpoint with its duration. */
+  debug?: boolean;
   log?: (message: string) => void;
 }
 
@@ -73,6 +75,7 @@ export class EmbeddedExecutor {
       retryBaseMs: 1_000,
       stepTimeoutMs: 10 * 60_000,
       pollMs: 500,
+      debug: false,
       serveUrl: "",
       log: (message) => console.warn(`executor: ${message}`),
       ...options,
@@ -191,7 +194,7 @@ export class EmbeddedExecutor {
     };
     const match = /^\/e\/([^/?]+)/.exec(req.url ?? "");
     if (req.method !== "POST" || !match) {
-      if (process.env.SIEVE_EXECUTOR_DEBUG) this.opts.log(`event API: unsupported ${req.method} ${req.url}`);
+      if (this.opts.debug) this.opts.log(`event API: unsupported ${req.method} ${req.url}`);
       return reply(404, { error: "not found", status: 404 });
     }
     const given = Buffer.from(decodeURIComponent(match[1]!));
@@ -447,9 +450,9 @@ export class EmbeddedExecutor {
     return "continue";
   }
 
-  /** SIEVE_EXECUTOR_DEBUG=1 logs every call with its duration. */
+  /** With `debug` (SIEVE_EXECUTOR_DEBUG), every call is logged with its duration. */
   private async timed<T>(run: RunRow, stepId: string, call: () => Promise<T>): Promise<T> {
-    if (!process.env.SIEVE_EXECUTOR_DEBUG) return call();
+    if (!this.opts.debug) return call();
     const started = performance.now();
     const result = await call();
     const summary = JSON.stringify(result).slice(0, 160);

@@ -35,6 +35,7 @@ export async function prepareInngest(cfg: Config, pool: pg.Pool): Promise<Innges
     retryBaseMs: cfg.executor.retryBaseMs,
     leaseMs: cfg.executor.leaseMs,
     stepTimeoutMs: cfg.executor.stepTimeoutMs,
+    debug: cfg.executor.debug,
   });
   // The event API must listen before Next.js loads: its URL is the SDK's INNGEST_BASE_URL.
   const eventApiUrl = await executor.listen();

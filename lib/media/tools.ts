@@ -12,7 +12,7 @@ import path from "node:path";
  * - failures surface as `MediaToolError` with a stable `code`.
  */
 
-export const MEDIA_TOOL_NAMES = ["ffmpeg", "ffprobe", "pdfinfo", "pdftotext", "pdfimages", "pocketsphinx_continuous"] as const;
+export const MEDIA_TOOL_NAMES = ["ffmpeg", "ffprobe", "pdfinfo", "pdftotext", "pdfimages", "pocketsphinx_continuous", "pandoc"] as const;
 export type MediaToolName = (typeof MEDIA_TOOL_NAMES)[number];
 
 /** Override the binary used for a tool (absolute path or a name looked up on PATH). */
@@ -373,6 +373,7 @@ export async function checkMediaTools(
     pdfimages: ["-v"],
     // No version flag: run without arguments (prints usage, exits 1) just to see that it starts.
     pocketsphinx_continuous: [],
+    pandoc: ["--version"],
   };
   const entries = await Promise.all(
     MEDIA_TOOL_NAMES.map(async (name): Promise<[MediaToolName, ToolStatus]> => {

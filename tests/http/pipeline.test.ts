@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { makeJpeg, makePdf, makeVideo, makeWav } from "@/tests/support/media-fixtures";
+import { makeDocument, makeJpeg, makePdf, makeVideo, makeWav } from "@/tests/support/media-fixtures";
 import { makeTextImage } from "@/tests/support/text-image";
 import { expectError, newProject, type ApiResponse, type TestProject } from "./support";
 
@@ -211,6 +211,17 @@ describe("documents, audio and video", () => {
     for (const child of children) expect(child.report.categories).toBeDefined();
     expect(asset.report.categories.sexual.status).toBe("evaluated");
     expect(asset.report.categories.violence.status).toBe("evaluated");
+  });
+
+  it("a word-processing document (DOCX) gets the same treatment through pandoc", async () => {
+    const jpeg = await makeJpeg({ width: 64, height: 48, color: { r: 200, g: 60, b: 10 } });
+    const file = await makeDocument(dir, { format: "docx", title: "Club news", text: "I will kill you if you come to the meeting.", jpeg });
+    const created = await createBytes("news.docx", "application/vnd.openxmlformats-officedocument.wordprocessingml.document", await readFile(file));
+    const asset = await decided(created.id);
+    expect(asset).toMatchObject({ status: "rejected", moderationAction: "hide" });
+    const children = expectOk(await p.client.get(`/assets/${asset.id}/children`)).items;
+    expect(children.map((c: any) => c.type).sort()).toEqual(["image", "plaintext-document"]);
+    expect(children.find((c: any) => c.type === "plaintext-document").status).toBe("rejected");
   });
 
   it("audio is always pending at upload, then gets a media report with a transcription", async () => {

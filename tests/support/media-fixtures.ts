@@ -242,3 +242,20 @@ export async function writePdf(dir: string, name: string, spec: { pages: PdfPage
   await writeFile(file, makePdf(spec));
   return file;
 }
+
+/**
+ * A word-processing document or e-book made by pandoc from Markdown (a heading, a paragraph and,
+ * optionally, an embedded JPEG). Returns the file path.
+ */
+export async function makeDocument(dir: string, options: { format: "docx" | "odt" | "epub" | "rtf"; title: string; text: string; jpeg?: Buffer }): Promise<string> {
+  const base = path.join(dir, `doc-${options.format}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}`);
+  const markdown = [`# ${options.title}`, "", options.text, ""];
+  if (options.jpeg) {
+    await writeFile(`${base}.jpg`, options.jpeg);
+    markdown.push(`![picture](${path.basename(base)}.jpg)`, "");
+  }
+  await writeFile(`${base}.md`, markdown.join("\n"));
+  const out = `${base}.${options.format}`;
+  await promisify(execFile)("pandoc", [`${path.basename(base)}.md`, "--metadata", `title=${options.title}`, "-o", path.basename(out)], { cwd: dir });
+  return out;
+}

@@ -1,4 +1,5 @@
 import { config } from "@/lib/config";
+import { extractDocument, PANDOC_FORMATS } from "@/lib/media/document";
 import { extractPdf } from "@/lib/media/pdf";
 import { fetchWebsiteText, htmlToText } from "@/lib/media/website";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
@@ -9,8 +10,8 @@ import { findHashHold, type HoldFinding } from "./hash-hold";
 import { classifyPart, labelsOf, type Part } from "./parts";
 
 /**
- * Documents and websites. A PDF's text and embedded images become children (each with its own
- * report); the parent's report combines them. A website's text comes from the stored page, or is
+ * Documents and websites. A document's text and embedded images (PDF, DOCX, ODT, EPUB, RTF) become
+ * children, each with its own report; the parent's report combines them. A website's text comes from the stored page, or is
  * fetched SSRF-safely from its URL when no page is stored.
  */
 export interface DocumentAnalysis {
@@ -22,25 +23,51 @@ export interface DocumentAnalysis {
   notes: Record<string, unknown>;
 }
 
-const MAX_PDF_IMAGES = 20;
+const MAX_DOCUMENT_IMAGES = 20;
 
-export async function analyzePdf(
+interface ExtractedDocument {
+  text: string;
+  images: { index: number; page?: number; mimeType: "image/jpeg" | "image/png"; data: Buffer; width: number; height: number }[];
+  notes: Record<string, unknown>;
+}
+
+/** PDFs with poppler, word-processing documents and e-books with pandoc. */
+async function extract(filePath: string, mimeType: string): Promise<ExtractedDocument> {
+  const timeoutMs = config().executor.stepTimeoutMs;
+  if (mimeType === "application/pdf") {
+    const pdf = await extractPdf(filePath, { maxImages: MAX_DOCUMENT_IMAGES, timeoutMs });
+    return {
+      text: pdf.text,
+      images: pdf.images,
+      notes: { pdf: { pageCount: pdf.pageCount, textTruncated: pdf.textTruncated, images: pdf.images.length, imageStats: { ...pdf.imageStats } } },
+    };
+  }
+  const doc = await extractDocument(filePath, mimeType, { maxImages: MAX_DOCUMENT_IMAGES, timeoutMs });
+  return { text: doc.text, images: doc.images, notes: { document: { format: doc.format, textTruncated: doc.textTruncated, images: doc.images.length, skippedImages: doc.skippedImages } } };
+}
+
+/** Whether a document of this type can be analysed (its text and images extracted). */
+export function canAnalyzeDocument(mimeType: string | null): boolean {
+  return mimeType === "application/pdf" || (mimeType !== null && mimeType in PANDOC_FORMATS);
+}
+
+export async function analyzeDocumentFile(
   filePath: string,
-  parent: Pick<AssetRow, "id" | "projectId" | "name">,
+  parent: Pick<AssetRow, "id" | "projectId" | "name" | "fileFormat">,
   thresholds: CategoryThresholds,
 ): Promise<DocumentAnalysis> {
-  const pdf = await extractPdf(filePath, { maxImages: MAX_PDF_IMAGES, timeoutMs: config().executor.stepTimeoutMs });
+  const doc = await extract(filePath, parent.fileFormat ?? "");
   const parts: Part[] = [];
   const children: ChildDraft[] = [];
   const labels: string[] = [];
   let hold: HoldFinding | null = null;
-  const text = pdf.text.trim();
+  const text = doc.text.trim();
   if (text) {
     const part = await classifyPart("document-text", { kind: "text", text });
     parts.push(part);
     children.push(
       await storeChild(parent, {
-        derivedKey: "pdf-text",
+        derivedKey: "document-text",
         name: `${parent.name} (text)`,
         type: "plaintext_document",
         fileFormat: "text/plain",
@@ -52,16 +79,16 @@ export async function analyzePdf(
       }),
     );
   }
-  for (const image of pdf.images) {
-    const label = `page ${image.page} image ${image.index}`;
+  for (const image of doc.images) {
+    const label = image.page === undefined ? `image ${image.index}` : `page ${image.page} image ${image.index}`;
     const part = await classifyPart(label, { kind: "image", data: image.data, mimeType: image.mimeType });
     parts.push(part);
     labels.push(...labelsOf(part));
     hold ??= await findHashHold(image.data, label);
     children.push(
       await storeChild(parent, {
-        derivedKey: `pdf-image-${image.index}`,
-        name: `${parent.name} (page ${image.page}, image ${image.index})`,
+        derivedKey: `document-image-${image.index}`,
+        name: `${parent.name} (${label})`,
         type: "image",
         fileFormat: image.mimeType,
         fileExtension: image.mimeType === "image/png" ? "png" : "jpg",
@@ -72,14 +99,7 @@ export async function analyzePdf(
       }),
     );
   }
-  return {
-    parts,
-    children,
-    extractedText: text ? text.slice(0, MAX_EXTRACTED_TEXT_CHARS) : null,
-    labels,
-    hold,
-    notes: { pdf: { pageCount: pdf.pageCount, textTruncated: pdf.textTruncated, images: pdf.images.length, imageStats: { ...pdf.imageStats } } },
-  };
+  return { parts, children, extractedText: text ? text.slice(0, MAX_EXTRACTED_TEXT_CHARS) : null, labels, hold, notes: doc.notes };
 }
 
 export async function analyzeWebsite(html: string | null, sourceUrl: string | null): Promise<DocumentAnalysis> {

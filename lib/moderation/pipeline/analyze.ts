@@ -8,7 +8,7 @@ import { withTempDir } from "@/lib/media/tools";
 import { storage } from "@/lib/storage";
 import { resolveThresholds, thresholdOverridesSchema } from "../policy";
 import { buildReport, type CategoryThresholds, type Report } from "../report";
-import { analyzePdf, analyzeWebsite } from "./analyze-documents";
+import { analyzeDocumentFile, analyzeWebsite, canAnalyzeDocument } from "./analyze-documents";
 import { analyzeMediaFile } from "./analyze-media";
 import { storeChild, type ChildDraft } from "./children";
 import { ContentMissingError, MAX_EXTRACTED_TEXT_CHARS, MAX_TEXT_BYTES, readAssetBytes } from "./content";
@@ -119,8 +119,8 @@ async function analyzeByType(row: Row, thresholds: CategoryThresholds): Promise<
         return { ...empty(), parts: m.parts, labels: m.labels, hold: m.hold, extractedText: m.transcript, notes: m.notes, media: m.media };
       });
     case "multimedia_document":
-      if (row.fileFormat !== "application/pdf") return { ...empty(), notes: { unsupported: `no text extraction for ${row.fileFormat} documents` } };
-      return withContentFile(row, async (file) => ({ ...empty(), ...(await analyzePdf(file, row, thresholds)) }));
+      if (!canAnalyzeDocument(row.fileFormat)) return { ...empty(), notes: { unsupported: `no text extraction for ${row.fileFormat} documents` } };
+      return withContentFile(row, async (file) => ({ ...empty(), ...(await analyzeDocumentFile(file, row, thresholds)) }));
     case "website": {
       const html = row.storageId ? ((await readAssetBytes(row, MAX_TEXT_BYTES))?.toString("utf8") ?? null) : null;
       return { ...empty(), ...(await analyzeWebsite(html, row.sourceUrl)) };
