@@ -4,7 +4,7 @@ import { extractPdf } from "@/lib/media/pdf";
 import { fetchWebsiteText, htmlToText } from "@/lib/media/website";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
 import { buildReport, type CategoryThresholds } from "../report";
-import { storeChild, type ChildDraft } from "./children";
+import { storeChild, storeTextChild, type ChildDraft } from "./children";
 import { MAX_EXTRACTED_TEXT_CHARS } from "./content";
 import { findHashHold, type HoldFinding } from "./hash-hold";
 import { classifyPart, labelsOf, type Part } from "./parts";
@@ -65,19 +65,8 @@ export async function analyzeDocumentFile(
   if (text) {
     const part = await classifyPart("document-text", { kind: "text", text });
     parts.push(part);
-    children.push(
-      await storeChild(parent, {
-        derivedKey: "document-text",
-        name: `${parent.name} (text)`,
-        type: "plaintext_document",
-        fileFormat: "text/plain",
-        fileExtension: "txt",
-        imageData: null,
-        extractedText: text.slice(0, MAX_EXTRACTED_TEXT_CHARS),
-        report: buildReport({ categories: part.judgements, thresholds, notes: part.notes }),
-        bytes: Buffer.from(text, "utf8"),
-      }),
-    );
+    const extracted = text.slice(0, MAX_EXTRACTED_TEXT_CHARS);
+    children.push(await storeTextChild(parent, "document-text", extracted, buildReport({ categories: part.judgements, thresholds, notes: part.notes })));
   }
   for (const image of doc.images) {
     const label = image.page === undefined ? `image ${image.index}` : `page ${image.page} image ${image.index}`;

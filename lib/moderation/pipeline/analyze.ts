@@ -10,7 +10,7 @@ import { resolveThresholds, thresholdOverridesSchema } from "../policy";
 import { buildReport, type CategoryThresholds, type Report } from "../report";
 import { analyzeDocumentFile, analyzeWebsite, canAnalyzeDocument } from "./analyze-documents";
 import { analyzeMediaFile } from "./analyze-media";
-import { storeChild, type ChildDraft } from "./children";
+import { storeTextChild, type ChildDraft } from "./children";
 import { ContentMissingError, MAX_EXTRACTED_TEXT_CHARS, MAX_TEXT_BYTES, readAssetBytes } from "./content";
 import { findHashHold, type HoldFinding } from "./hash-hold";
 import type { ProcessAssetData } from "./events";
@@ -89,19 +89,7 @@ async function analyzeImage(row: Row, thresholds: CategoryThresholds): Promise<C
     const part = await classifyPart("ocr-text", { kind: "text", text });
     out.parts.push(part);
     out.extractedText = text;
-    out.children.push(
-      await storeChild(row, {
-        derivedKey: "ocr-text",
-        name: `${row.name} (text)`,
-        type: "plaintext_document",
-        fileFormat: "text/plain",
-        fileExtension: "txt",
-        imageData: null,
-        extractedText: text,
-        report: buildReport({ categories: part.judgements, thresholds, notes: part.notes }),
-        bytes: Buffer.from(text, "utf8"),
-      }),
-    );
+    out.children.push(await storeTextChild(row, "ocr-text", text, buildReport({ categories: part.judgements, thresholds, notes: part.notes })));
   }
   return out;
 }

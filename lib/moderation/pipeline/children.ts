@@ -40,3 +40,23 @@ export async function storeChild(
   const stored = await storage().put(storageId, bytes, { contentType: child.fileFormat });
   return { ...rest, id: childId(parent.id, child.derivedKey), storageId, sizeInBytes: stored.sizeInBytes, checksums: { sha256: stored.sha256, md5: stored.md5 } };
 }
+
+/** A text child (OCR text of an image, a document's text) with the report of its classified text. */
+export function storeTextChild(
+  parent: { id: string; projectId: string; name: string },
+  derivedKey: string,
+  text: string,
+  report: Report,
+): Promise<ChildDraft> {
+  return storeChild(parent, {
+    derivedKey,
+    name: `${parent.name} (text)`,
+    type: "plaintext_document",
+    fileFormat: "text/plain",
+    fileExtension: "txt",
+    imageData: null,
+    extractedText: text,
+    report,
+    bytes: Buffer.from(text, "utf8"),
+  });
+}
