@@ -960,37 +960,33 @@ describe("durability", () => {
   it("two executors on one database: 20 runs complete, every step ran exactly once", async () => {
     const tag = newTag("shared");
     const calls = { a: new Set<string>(), b: new Set<string>() };
-    process.env.SIEVE_EXECUTOR_DEBUG = "1"; // per-call log lines name the run: which executor ran it
-    try {
-      const collect = (into: Set<string>) => (line: string) => {
-        const runId = /^run (\S+) contract-shared /.exec(line)?.[1];
-        if (runId) into.add(runId);
-        else executorLog.push(line);
-      };
-      const a = newExecutor({ maxConcurrentRuns: 4, log: collect(calls.a) });
-      const b = newExecutor({ maxConcurrentRuns: 4, log: collect(calls.b) });
-      await Promise.all([a.start(), b.start()]);
-      const events = Array.from({ length: 20 }, (_, n) => ({ id: crypto.randomUUID(), name: "test/shared", data: { tag, n }, ts: Date.now() }));
-      await Promise.all([a.sendEvents(events.slice(0, 10)), b.sendEvents(events.slice(10))]);
-      const runs = await eventually(
-        "20 shared runs to complete",
-        async () => {
-          const all = await runsOf("shared", tag);
-          return all.length === 20 && all.every((r) => r.status === "completed") ? all : undefined;
-        },
-        20_000,
-        async () => describeRuns(await runsOf("shared", tag)),
-      );
-      for (let n = 0; n < 20; n++) {
-        expect(["s1", "s2", "s3"].map((s) => count(`shared:${tag}:${n}:${s}`)), `run ${n}`).toEqual([1, 1, 1]);
-      }
-      expect(runs.map((r) => (r.output as { n: number }).n).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, n) => n));
-      expect(calls.a.size, "executor A ran none of the runs").toBeGreaterThan(0);
-      expect(calls.b.size, "executor B ran none of the runs").toBeGreaterThan(0);
-      await Promise.all([a.stop(), b.stop()]);
-    } finally {
-      delete process.env.SIEVE_EXECUTOR_DEBUG;
+    const collect = (into: Set<string>) => (line: string) => {
+      const runId = /^run (\S+) contract-shared /.exec(line)?.[1];
+      if (runId) into.add(runId);
+      else executorLog.push(line);
+    };
+    // debug: per-call log lines name the run, so they tell which executor ran it.
+    const a = newExecutor({ maxConcurrentRuns: 4, debug: true, log: collect(calls.a) });
+    const b = newExecutor({ maxConcurrentRuns: 4, debug: true, log: collect(calls.b) });
+    await Promise.all([a.start(), b.start()]);
+    const events = Array.from({ length: 20 }, (_, n) => ({ id: crypto.randomUUID(), name: "test/shared", data: { tag, n }, ts: Date.now() }));
+    await Promise.all([a.sendEvents(events.slice(0, 10)), b.sendEvents(events.slice(10))]);
+    const runs = await eventually(
+      "20 shared runs to complete",
+      async () => {
+        const all = await runsOf("shared", tag);
+        return all.length === 20 && all.every((r) => r.status === "completed") ? all : undefined;
+      },
+      20_000,
+      async () => describeRuns(await runsOf("shared", tag)),
+    );
+    for (let n = 0; n < 20; n++) {
+      expect(["s1", "s2", "s3"].map((s) => count(`shared:${tag}:${n}:${s}`)), `run ${n}`).toEqual([1, 1, 1]);
     }
+    expect(runs.map((r) => (r.output as { n: number }).n).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, n) => n));
+    expect(calls.a.size, "executor A ran none of the runs").toBeGreaterThan(0);
+    expect(calls.b.size, "executor B ran none of the runs").toBeGreaterThan(0);
+    await Promise.all([a.stop(), b.stop()]);
   });
 
   it("an executor whose signing key the SDK does not accept gets 401s: the run never completes", async () => {
@@ -1025,7 +1021,7 @@ describe("durability", () => {
         const result = await pool.query<RunRecord>(`SELECT * FROM executor_runs WHERE function_id = 'contract-sig-target' AND event->'data'->>'tag' = $1`, [sigTag]);
         return result.rows[0]?.status === "failed" ? result : undefined;
       },
-      10_000,
+      30_000, // generous: the whole unit suite runs in parallel on two cores
     );
     await executor.stop();
     expect(hits).toEqual([]);
