@@ -7,10 +7,12 @@ import { PROCESS_ASSET_EVENT, type ProcessAssetData } from "@/lib/moderation/pip
  * Classifies one asset and applies the policy. The analysis (read content, run classifiers, build
  * the report) writes nothing; finishProcessing applies it in one transaction, removes content when
  * due and wakes waiting requests; both are idempotent per processing generation.
- * - fast lane (text, images, documents, websites): one step, so a `queue=false` upload waits for a
- *   single call; a retry re-runs the (cheap) analysis.
- * - media lane (audio, video): the expensive analysis is its own memoized step, so a crash after it
- *   never analyzes the same video twice.
+ * - text, images, documents, websites: one step, so a `queue=false` upload waits for a single
+ *   call; a retry re-runs the (cheap) analysis.
+ * - audio, video (`media` lane): the expensive analysis is its own memoized step, so a crash after
+ *   it never analyzes the same video twice.
+ * Lanes (events.ts) keep queue=false requests from waiting behind background work, and background
+ * work from taking every core from the requests.
  * When every retry failed, onFailure puts the asset in `error` with an `asset.failed` event.
  */
 export const processAsset = inngest.createFunction(
@@ -18,8 +20,8 @@ export const processAsset = inngest.createFunction(
     id: "process-asset",
     name: "Process asset",
     retries: 3,
-    // Per lane: a long video never holds back text and images.
-    concurrency: [{ limit: 4, key: "event.data.lane" }],
+    // Per lane key; the interactive lane has two keys.
+    concurrency: [{ limit: 2, key: "event.data.lane" }],
     triggers: [{ event: PROCESS_ASSET_EVENT }],
     onFailure: async ({ event, error, step }) => {
       const data = event.data.event.data as ProcessAssetData;
@@ -28,7 +30,7 @@ export const processAsset = inngest.createFunction(
   },
   async ({ event, step }) => {
     const data = event.data as ProcessAssetData;
-    if (data.lane === "fast") {
+    if (data.lane !== "media") {
       return step.run("classify-and-decide", async () => finishProcessing(data, await analyzeAsset(data)));
     }
     const analysis = await step.run("analyze", () => analyzeAsset(data));

@@ -31,7 +31,7 @@ export function announceDecision(assetId: string): void {
 }
 
 /** Sends the processing event; a failure is logged, not thrown: the reconciler re-sends it later. */
-export async function requestProcessing(row: Pick<AssetRow, "id" | "projectId" | "processingGeneration" | "type">): Promise<boolean> {
+export async function requestProcessing(row: Pick<AssetRow, "id" | "projectId" | "processingGeneration" | "type" | "queued">): Promise<boolean> {
   const data = processAssetData(row);
   try {
     await inngest.send({ id: processEventId(data), name: PROCESS_ASSET_EVENT, data: { ...data } });

@@ -7,16 +7,29 @@ export interface ProcessAssetData {
   assetId: string;
   projectId: string;
   generation: number;
-  /** Audio and video take minutes: they get their own concurrency lane so text and images never queue behind them. */
-  lane: "fast" | "media";
+  /**
+   * Concurrency lane (each lane key runs at most 2 at once, see process-asset.ts):
+   * - `interactive-0|1`: text and images a `queue=false` request is waiting for (two keys: 4 at once);
+   * - `background`: other queued work — it must not take the CPU from requests;
+   * - `media`: audio and video, which take seconds to minutes.
+   */
+  lane: "interactive-0" | "interactive-1" | "background" | "media";
 }
 
-export function processAssetData(row: Pick<AssetRow, "id" | "projectId" | "processingGeneration" | "type">): ProcessAssetData {
+const INTERACTIVE_TYPES = new Set<AssetRow["type"]>(["image", "plaintext_document"]);
+
+function laneOf(row: Pick<AssetRow, "id" | "type" | "queued">): ProcessAssetData["lane"] {
+  if (row.type === "audio" || row.type === "video") return "media";
+  if (row.queued || !INTERACTIVE_TYPES.has(row.type)) return "background";
+  return parseInt(row.id.slice(-1), 16) % 2 === 0 ? "interactive-0" : "interactive-1";
+}
+
+export function processAssetData(row: Pick<AssetRow, "id" | "projectId" | "processingGeneration" | "type" | "queued">): ProcessAssetData {
   return {
     assetId: row.id,
     projectId: row.projectId,
     generation: row.processingGeneration,
-    lane: row.type === "audio" || row.type === "video" ? "media" : "fast",
+    lane: laneOf(row),
   };
 }
 

@@ -11,14 +11,14 @@ import { requestProcessing } from "./dispatch";
  */
 export async function reconcilePendingAssets(limit = 500): Promise<number> {
   const seconds = config().pipeline.reconcileAfterSeconds;
-  const { rows } = await sqlPool().query<Pick<AssetRow, "id" | "projectId" | "processingGeneration" | "type">>(
+  const { rows } = await sqlPool().query<Pick<AssetRow, "id" | "projectId" | "processingGeneration" | "type" | "queued">>(
     `UPDATE assets SET processing_requested_at = now()
       WHERE id IN (
         SELECT id FROM assets
          WHERE status = 'pending' AND created_at < now() - make_interval(secs => $1)
            AND (processing_requested_at IS NULL OR processing_requested_at < now() - make_interval(secs => $1))
          ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED)
-      RETURNING id::text, project_id::text AS "projectId", processing_generation AS "processingGeneration",
+      RETURNING id::text, project_id::text AS "projectId", processing_generation AS "processingGeneration", queued,
                 replace(type::text, '-', '_') AS type`,
     [seconds, limit],
   );
