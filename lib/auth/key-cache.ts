@@ -1,4 +1,4 @@
-import pg from "pg";
+import { listen, type Listener } from "@/lib/db/listen";
 import type { AuthenticatedKey } from "@/lib/auth/api-keys";
 
 /**
@@ -21,13 +21,18 @@ interface Entry {
 
 class KeyCache {
   private readonly entries = new Map<string, Entry>();
-  private listening = false;
-  private connecting = false;
+  private listener: Listener | undefined;
   private generation = 0;
+
+  private get listening(): boolean {
+    return this.listener?.listening() ?? false;
+  }
 
   /** A cached key, if still valid; also makes sure the listener runs. */
   get(hash: string, now = Date.now()): AuthenticatedKey | undefined {
-    this.ensureListening();
+    if (!this.listener && process.env.DATABASE_URL) {
+      this.listener = listen(CHANNEL, (payload) => this.forget(payload || "*"), { onDown: () => this.forget("*"), reconnectMs: RECONNECT_MS });
+    }
     const entry = this.entries.get(hash);
     if (!entry) return undefined;
     if (!this.listening || now - entry.cachedAt > TTL_MS || (entry.keyExpiresAt !== null && entry.keyExpiresAt <= now)) {
@@ -52,36 +57,6 @@ class KeyCache {
     this.generation++;
     if (hash === "*") this.entries.clear();
     else this.entries.delete(hash);
-  }
-
-  private ensureListening() {
-    if (this.listening || this.connecting || !process.env.DATABASE_URL) return;
-    this.connecting = true;
-    const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-    const down = () => {
-      if (!this.listening && !this.connecting) return;
-      this.listening = false;
-      this.connecting = false;
-      this.forget("*");
-      client.removeAllListeners();
-      client.end().catch(() => undefined);
-      setTimeout(() => this.ensureListening(), RECONNECT_MS).unref();
-    };
-    client.on("notification", (message) => {
-      if (message.channel === CHANNEL) this.forget(message.payload || "*");
-    });
-    client.on("error", down);
-    client.on("end", down);
-    client
-      .connect()
-      .then(() => client.query(`LISTEN ${CHANNEL}`))
-      .then(() => {
-        // The listener must not keep a CLI or test process alive on its own.
-        (client as unknown as { connection?: { stream?: { unref?: () => void } } }).connection?.stream?.unref?.();
-        this.connecting = false;
-        this.listening = true;
-      })
-      .catch(down);
   }
 }
 

@@ -2,14 +2,21 @@ import pg from "pg";
 
 /**
  * A dedicated LISTEN connection for one channel that reconnects on failure. `listening()` says
- * whether notifications are currently being received (callers fall back to polling when not).
+ * whether notifications are currently being received (callers fall back to polling, or stop
+ * caching, when not); `onDown` runs each time the connection is lost, since notifications sent
+ * while it was down are gone. The connection never keeps a process alive on its own.
  */
 export interface Listener {
   listening(): boolean;
   close(): Promise<void>;
 }
 
-export function listen(channel: string, onMessage: (payload: string) => void, reconnectMs = 1000): Listener {
+export function listen(
+  channel: string,
+  onMessage: (payload: string) => void,
+  options: { onDown?: () => void; reconnectMs?: number } = {},
+): Listener {
+  const reconnectMs = options.reconnectMs ?? 1000;
   let client: pg.Client | undefined;
   let active = false;
   let closed = false;
@@ -20,6 +27,7 @@ export function listen(channel: string, onMessage: (payload: string) => void, re
     const down = () => {
       if (client !== c) return;
       active = false;
+      options.onDown?.();
       client = undefined;
       c.removeAllListeners();
       c.end().catch(() => undefined);

@@ -6,7 +6,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { db } from "@/lib/db/client";
 import { setUploadAllowance } from "@/lib/usage/allowance";
-import { ApiClient, expectError, newKey, newProject, pngBytes, waitForDecision, type ApiResponse, type TestProject } from "./support";
+import { ApiClient, expectError, newKey, newProject, pngBytes, waitForDecision, type ApiResponse, type TestProject, expectOk } from "./support";
 
 /** Create Asset (variants A and C) and the raw-bytes upload, over HTTP against the real server. */
 
@@ -40,11 +40,6 @@ function storedBytes(storageId: string): Promise<Buffer> {
 
 function expectAssetShape(body: Record<string, unknown>) {
   expect(Object.keys(body).sort()).toEqual([...ASSET_FIELDS].sort());
-}
-
-function expectOk(res: ApiResponse) {
-  if (res.status !== 200) throw new Error(`expected 200, got ${res.status} ${res.text}`);
-  return res.body as Record<string, any>;
 }
 
 function create(p: TestProject, body: unknown, options: { queue?: string; headers?: Record<string, string> } = {}) {

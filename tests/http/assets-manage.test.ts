@@ -1,11 +1,8 @@
-import { execFile } from "node:child_process";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
-import { beforeAll, describe, expect, it } from "vitest";
-import { inject } from "vitest";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { ApiClient, expectError, newKey, newProject, pngBytes, waitForDecision, type ApiResponse, type TestProject } from "./support";
+import { ApiClient, expectError, newKey, newProject, pngBytes, waitForDecision, type TestProject, admin, expectOk } from "./support";
 
 /**
  * Reading, listing, changing, moving and deleting assets; safety holds through the admin CLI.
@@ -16,22 +13,8 @@ import { ApiClient, expectError, newKey, newProject, pngBytes, waitForDecision, 
 const KEEP = { processingOptions: { keepContentAfterProcessing: true } };
 
 const NO_SUCH_ID = "00000000-0000-4000-8000-000000000000";
-const run = promisify(execFile);
-
-function expectOk(res: ApiResponse) {
-  if (res.status !== 200) throw new Error(`expected 200, got ${res.status} ${res.text}`);
-  return res.body as Record<string, any>;
-}
 
 /** Runs the operator CLI against the test database; returns its one JSON line. */
-async function admin(...args: string[]): Promise<any> {
-  const { stdout } = await run(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
-    cwd: process.cwd(),
-    env: { ...process.env, DATABASE_URL: inject("databaseUrl"), DATA_DIR: inject("dataDir") },
-  });
-  return JSON.parse(stdout.trim().split("\n").pop() as string);
-}
-
 async function storedFileExists(storageId: string): Promise<boolean> {
   const file = path.join(inject("dataDir"), "storage", ...storageId.split("/"));
   return stat(file).then(

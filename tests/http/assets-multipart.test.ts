@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { inject } from "vitest";
 import { db } from "@/lib/db/client";
 import { setUploadAllowance } from "@/lib/usage/allowance";
-import { ApiClient, expectError, newKey, newProject, pngBytes, waitForDecision, type ApiResponse, type TestProject } from "./support";
+import { ApiClient, expectError, newKey, newProject, pngBytes, waitForDecision, type TestProject, expectOk } from "./support";
 
 /**
  * Multipart uploads: variant B of Create Asset, the raw start endpoint and POST /assets/:id/part.
@@ -16,11 +16,6 @@ import { ApiClient, expectError, newKey, newProject, pngBytes, waitForDecision, 
 const MiB = 1024 * 1024;
 const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
 const b64 = (bytes: Buffer) => bytes.toString("base64");
-
-function expectOk(res: ApiResponse) {
-  if (res.status !== 200) throw new Error(`expected 200, got ${res.status} ${res.text}`);
-  return res.body as Record<string, any>;
-}
 
 /** A real PNG header (type detection and sharp see an image) padded with filler to `size` bytes. */
 async function bigPng(size: number): Promise<Buffer> {

@@ -1,29 +1,13 @@
-import { execFile } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeDocument, makeJpeg, makePdf, makeVideo, makeWav } from "@/tests/support/media-fixtures";
 import { makeTextImage } from "@/tests/support/text-image";
-import { expectError, newProject, type ApiResponse, type TestProject } from "./support";
-
-/** Runs the admin CLI against the test server's database and returns its JSON line. */
-async function admin(...args: string[]): Promise<any> {
-  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
-    cwd: process.cwd(),
-    env: { ...process.env, DATABASE_URL: inject("databaseUrl"), DATA_DIR: inject("dataDir") },
-  });
-  return JSON.parse(stdout.trim().split("\n").pop() as string);
-}
+import { expectError, newProject, type TestProject, admin, expectOk } from "./support";
 
 /** The moderation pipeline end to end: real server, embedded Inngest executor, real classifiers. */
-
-function expectOk(res: ApiResponse) {
-  if (res.status < 200 || res.status > 299) throw new Error(`expected 2xx, got ${res.status} ${res.text}`);
-  return res.body;
-}
 
 const CATEGORIES = ["sexual", "violence", "self-harm", "harassment", "hate", "criminal-activity"];
 const THREAT = "I will kill you tomorrow, you worthless idiot.";

@@ -1,13 +1,10 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { expectError, newKey, newProject, type ApiResponse, type TestProject } from "./support";
+import { expectError, newKey, newProject, type TestProject, expectOk } from "./support";
+
+type SearchPage = { items: { asset: Record<string, any>; rank: number }[]; total: number; hasMore: boolean };
 
 /** GET /projects/{projectId}/assets/search: full-text search with ranking. */
-
-function expectOk(res: ApiResponse) {
-  if (res.status !== 200) throw new Error(`expected 200, got ${res.status} ${res.text}`);
-  return res.body as { items: { asset: Record<string, any>; rank: number }[]; total: number; hasMore: boolean };
-}
 
 async function createText(p: TestProject, name: string, extra: Record<string, unknown> = {}) {
   const res = await p.client.post(`/projects/${p.projectId}/assets`, { name, content: { plainText: `body of ${name}`, type: "text/plain" }, ...extra });
@@ -21,7 +18,7 @@ async function search(p: TestProject, params: Record<string, string | number | b
 }
 
 async function searchIds(p: TestProject, q: string, extra: Record<string, string | number | boolean> = {}) {
-  return expectOk(await search(p, { q, ...extra })).items.map((i) => i.asset.id as string);
+  return expectOk<SearchPage>(await search(p, { q, ...extra })).items.map((i) => i.asset.id as string);
 }
 
 describe("search assets", () => {
@@ -41,7 +38,7 @@ describe("search assets", () => {
   });
 
   it("finds a keyword in the name and returns {items: [{asset, rank}], total, hasMore}", async () => {
-    const page = expectOk(await search(p, { q: "harbour" }));
+    const page = expectOk<SearchPage>(await search(p, { q: "harbour" }));
     expect(page.total).toBe(1);
     expect(page.hasMore).toBe(false);
     expect(page.items).toHaveLength(1);
@@ -77,7 +74,7 @@ describe("search assets", () => {
   });
 
   it("ranks a name match above a description match", async () => {
-    const page = expectOk(await search(p, { q: "zebra" }));
+    const page = expectOk<SearchPage>(await search(p, { q: "zebra" }));
     expect(page.items.map((i) => i.asset.id)).toEqual([ids.zebraName, ids.zebraDesc]);
     const [first, second] = page.items.map((i) => i.rank);
     expect(first).toBeGreaterThan(second as number);
@@ -105,13 +102,13 @@ describe("search assets", () => {
     });
     expect(await searchIds(p, "shareholder meetings")).toEqual([child.id]);
     expect(await searchIds(p, "seagulls")).toEqual([child.id]);
-    const page = expectOk(await search(p, { q: "lighthouse" }));
+    const page = expectOk<SearchPage>(await search(p, { q: "lighthouse" }));
     expect(page.items[0]?.asset.parentId).toBe(parent.id);
     expect(await searchIds(p, "lighthouse", { includeChildren: false })).toEqual([]);
   });
 
   it("returns nothing for a query of stop words or punctuation only", async () => {
-    const page = expectOk(await search(p, { q: "the !!!" }));
+    const page = expectOk<SearchPage>(await search(p, { q: "the !!!" }));
     expect(page).toEqual({ items: [], total: 0, hasMore: false });
   });
 
@@ -128,7 +125,7 @@ describe("search assets", () => {
     for (let i = 0; i < 5; i++) created.push((await createText(q, `walrus ${i}.txt`)).id);
     const seen: string[] = [];
     for (let pageIndex = 0; pageIndex < 3; pageIndex++) {
-      const page = expectOk(await search(q, { q: "walrus", pageSize: 2, pageIndex }));
+      const page = expectOk<SearchPage>(await search(q, { q: "walrus", pageSize: 2, pageIndex }));
       expect(page.total).toBe(5);
       expect(page.hasMore).toBe(pageIndex < 2);
       expect(page.items).toHaveLength(pageIndex < 2 ? 2 : 1);
@@ -136,7 +133,7 @@ describe("search assets", () => {
     }
     // Equal ranks: newest first.
     expect(seen).toEqual([...created].reverse());
-    const beyond = expectOk(await search(q, { q: "walrus", pageSize: 2, pageIndex: 7 }));
+    const beyond = expectOk<SearchPage>(await search(q, { q: "walrus", pageSize: 2, pageIndex: 7 }));
     expect(beyond).toEqual({ items: [], total: 5, hasMore: false });
   });
 

@@ -1,3 +1,5 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { inject } from "vitest";
 import type { Permission } from "@/lib/auth/permissions";
 import { PERMISSIONS } from "@/lib/auth/permissions";
@@ -109,4 +111,19 @@ export async function waitForDecision(client: ApiClient, assetId: string, timeou
     if (Date.now() > deadline) throw new Error(`asset ${assetId} still ${status} after ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
+}
+
+/** The body of a successful (200) response; anything else fails with the status and body. */
+export function expectOk<T = Record<string, any>>(res: ApiResponse): T {
+  if (res.status !== 200) throw new Error(`expected 200, got ${res.status} ${res.text}`);
+  return res.body as T;
+}
+
+/** Runs the admin CLI against the test server's database and returns its JSON line. */
+export async function admin(...args: string[]): Promise<any> {
+  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args], {
+    cwd: process.cwd(),
+    env: { ...process.env, DATABASE_URL: inject("databaseUrl"), DATA_DIR: inject("dataDir") },
+  });
+  return JSON.parse(stdout.trim().split("\n").pop() as string);
 }
