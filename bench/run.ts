@@ -2,21 +2,20 @@
  * `npm run bench`: starts a production server on a throw-away embedded PostgreSQL and prints each
  * benchmark's figures as ratios against a baseline measured in the same run. Not a test.
  */
-import { spawnSync } from "node:child_process";
-import { existsSync } from "node:fs";
 import { benchCreateAsset } from "@/bench/create-asset";
 import { benchVerdictLatency } from "@/bench/verdict-latency";
+import { ensureNextBuild } from "@/lib/server/build";
 import { startTestServer } from "@/tests/support/test-server";
 
 async function main() {
-  if (!existsSync(".next/BUILD_ID")) spawnSync("npx", ["next", "build"], { stdio: "inherit" });
+  await ensureNextBuild(process.cwd());
   const server = await startTestServer(process.env.BENCH_SERVER_ENV ? JSON.parse(process.env.BENCH_SERVER_ENV) : {});
   try {
     const { createProject } = await import("@/lib/projects/provision");
     const { createApiKey } = await import("@/lib/auth/api-keys");
     const project = await createProject({ name: "bench", permissions: ["assets:write", "assets:read"] });
-    // Rate limiting off for this key (0 = unlimited) so the benchmark measures the service.
-    const key = await createApiKey({ projectId: project.projectId, permissions: ["assets:write"], rateLimitPerSecond: 0 });
+    // Rate limiting off for this key (0 = unlimited) so the benchmark measures the service; read to poll decisions.
+    const key = await createApiKey({ projectId: project.projectId, permissions: ["assets:write", "assets:read"], rateLimitPerSecond: 0 });
     await benchCreateAsset(server, key.apiKey, project.projectId);
     await benchVerdictLatency(server, key.apiKey, project.projectId);
   } finally {

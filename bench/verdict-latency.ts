@@ -231,14 +231,10 @@ async function run(server: RunningServer, apiKey: string, projectId: string, dir
   const imageWarmup = Number(process.env.BENCH_VERDICT_WARMUP_IMAGE ?? 8);
   const videoSeconds = Number(process.env.BENCH_VIDEO_SECONDS ?? 60);
 
-  // The bench key may only write; polling needs assets:read, so a read-only key of its own.
-  const { createApiKey } = await import("@/lib/auth/api-keys");
-  const readKey = (await createApiKey({ projectId, permissions: ["assets:read"], rateLimitPerSecond: 0 })).apiKey;
-
   const createUrl = (queue: boolean) => `${server.baseUrl}/v1/projects/${projectId}/assets?queue=${queue}`;
   const jsonHeaders = { "X-Api-Key": apiKey, "Content-Type": "application/json" };
   const post = (queue: boolean, body: string) => request(createUrl(queue), { method: "POST", headers: jsonHeaders, body });
-  const getAsset = (id: string) => request(`${server.baseUrl}/v1/assets/${id}`, { method: "GET", headers: { "X-Api-Key": readKey } });
+  const getAsset = (id: string) => request(`${server.baseUrl}/v1/assets/${id}`, { method: "GET", headers: { "X-Api-Key": apiKey } });
 
   /** Untimed: waits until the asset has left `pending`; returns the final asset (or null on timeout). */
   async function settle(id: string | undefined, timeoutMs: number, intervalMs = 5): Promise<Reply | null> {

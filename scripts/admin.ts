@@ -5,7 +5,6 @@
 import { parseArgs } from "node:util";
 import { adminCommands, type AdminCommand } from "@/lib/admin/commands";
 import { ensureDatabase } from "@/lib/db/database";
-import { disconnectDb } from "@/lib/db/client";
 
 async function main(): Promise<number> {
   const [name, ...rest] = process.argv.slice(2);
@@ -22,8 +21,7 @@ async function main(): Promise<number> {
     process.stdout.write(`${JSON.stringify(result)}\n`);
     return 0;
   } finally {
-    await disconnectDb();
-    await database.stop();
+    await database.stop(); // closes the pool, then the embedded server if this process started it
   }
 }
 

@@ -1,4 +1,4 @@
-import { parseAssetFilter, mentionsField } from "@/lib/assets/filter";
+import { compileAssetFilter } from "@/lib/assets/filter";
 import type { ListAssetsQuery } from "@/lib/assets/schemas";
 import { serializeAsset } from "@/lib/assets/serialize";
 import { db } from "@/lib/db/client";
@@ -17,9 +17,9 @@ function orderBy(sort: ListAssetsQuery["sort"]): Prisma.AssetOrderByWithRelation
  * `parentId`; children are listed under their parent.
  */
 export async function listAssets(projectId: string, query: ListAssetsQuery) {
-  const filter = parseAssetFilter(query.filter);
-  const scope: Prisma.AssetWhereInput = mentionsField(query.filter, "parentId") ? {} : { parentId: null };
-  const where: Prisma.AssetWhereInput = { AND: [{ projectId }, scope, filter] };
+  const filter = compileAssetFilter(query.filter);
+  const scope: Prisma.AssetWhereInput = filter.fields.has("parentId") ? {} : { parentId: null };
+  const where: Prisma.AssetWhereInput = { AND: [{ projectId }, scope, filter.where] };
   const skip = query.pageIndex * query.pageSize;
   const [total, rows] = await db().$transaction([
     db().asset.count({ where }),

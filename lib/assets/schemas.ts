@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { UUID_PATTERN } from "@/lib/http/uuid";
 
 /** Validation schemas for the asset endpoints; they also generate the OpenAPI document. */
 
@@ -10,7 +11,7 @@ export const VISIBILITIES = ["public", "private"] as const;
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 export const byte = z.number().int().min(0).max(255);
-export const uuid = z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID");
+export const uuid = z.string().regex(UUID_PATTERN, "must be a UUID");
 
 export const assetName = z.string().min(1).max(255);
 export const description = z.string().max(5000).nullable();

@@ -34,7 +34,6 @@ export async function guardUpdate(update: () => Promise<AssetRow>): Promise<Asse
     const mapped = mapConstraintViolation(error);
     if (isApiError(mapped)) throw mapped;
     if ((error as { code?: string }).code === "P2025") throw new ApiError("asset/not-found");
-    if ((error as { code?: string }).code === "P2003") throw new ApiError("folder/not-found");
     throw new ApiError("asset/update-failed", undefined, { cause: error });
   }
 }

@@ -2,10 +2,11 @@ import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type pg from "pg";
+import { collectStream } from "@/lib/assets/peek";
 import { Rollback, withTransaction } from "@/lib/db/transaction";
 import { wakeTime } from "./durations";
 import { parseFunctionConfig, type FunctionDefinition } from "./functions";
-import { compileExpression, ExpressionError } from "./expressions";
+import { compileCached, ExpressionError } from "./expressions";
 import { callFunction, syncFunctions, type Op } from "./protocol";
 import { createRun, insertNewEvents, resumeWith, type EventPayload, type Memo, type PlannedStep, type RunRow, type WaitState } from "./store";
 
@@ -32,6 +33,8 @@ export interface ExecutorOptions {
   log?: (message: string) => void;
 }
 
+/** Inngest's own event API accepts up to 3 MiB per request (1 MiB per event on the free plan). */
+const MAX_EVENT_BODY_BYTES = 3 * 1024 * 1024;
 const DEFAULT_INVOKE_TIMEOUT_MS = 365 * 86_400_000;
 const MAX_CALLS_PER_CLAIM = 100;
 
@@ -102,11 +105,6 @@ export class EmbeddedExecutor {
     const parsed = functions.map((raw) => parseFunctionConfig(raw as Parameters<typeof parseFunctionConfig>[0]));
     this.functions.clear();
     for (const fn of parsed) this.functions.set(fn.id, fn);
-    await this.opts.pool.query(
-      `INSERT INTO executor_functions (id, config, synced_at) SELECT * FROM unnest($1::text[], $2::jsonb[], $3::timestamptz[])
-       ON CONFLICT (id) DO UPDATE SET config = EXCLUDED.config, synced_at = EXCLUDED.synced_at`,
-      [functions.map((f) => String(f.id)), functions.map((f) => JSON.stringify(f)), functions.map(() => new Date())],
-    );
     this.heartbeat = setInterval(() => void this.renewLeases(), Math.max(100, this.opts.leaseMs / 3));
     this.heartbeat.unref();
     this.loopDone = this.loop();
@@ -130,12 +128,13 @@ export class EmbeddedExecutor {
   /** Records events (deduplicated by id), starts the runs they trigger and resolves waits. */
   async sendEvents(events: EventPayload[]): Promise<string[]> {
     const leased: RunRow[] = [];
+    let forLoop = false;
     await withTransaction(this.opts.pool, async (client) => {
       const fresh = await insertNewEvents(client, events);
-      for (const event of fresh) await this.dispatch(client, event, leased);
+      for (const event of fresh) if (await this.dispatch(client, event, leased)) forLoop = true;
     });
     for (const run of leased) this.startExecution(run);
-    this.wake();
+    if (forLoop) this.wake();
     return events.map((e) => e.id);
   }
 
@@ -144,7 +143,9 @@ export class EmbeddedExecutor {
    * the same transaction and executed right after commit, skipping a separate claim (the path a
    * `queue=false` upload waits on).
    */
-  private async dispatch(client: pg.PoolClient, event: EventPayload, leased?: RunRow[]): Promise<void> {
+  /** Returns whether it left work for the loop (a run it did not lease, or a resumed wait). */
+  private async dispatch(client: pg.PoolClient, event: EventPayload, leased?: RunRow[]): Promise<boolean> {
+    let forLoop = false;
     for (const fn of this.functions.values()) {
       for (const trigger of fn.triggers) {
         if (!trigger.matches(event.name)) continue;
@@ -154,26 +155,11 @@ export class EmbeddedExecutor {
           const admission = { id: created.id, function_id: fn.id, concurrency_keys: created.concurrencyKeys, throttle_key: created.throttleKey, started_at: null };
           // Never wait for a lock here: concurrent sends must not queue behind each other.
           if ((await this.admissionDelay(client, admission, true)) === undefined) {
-            await client.query(
-              `UPDATE executor_runs SET lease_owner = $2, lease_until = now() + make_interval(secs => $3), started_at = now() WHERE id = $1`,
-              [created.id, this.workerId, this.opts.leaseMs / 1000],
-            );
-            leased.push({
-              id: created.id,
-              function_id: fn.id,
-              status: "queued",
-              event,
-              steps: {},
-              stack: [],
-              planned: [],
-              attempt: 0,
-              disable_immediate_execution: false,
-              wait: null,
-              parent_run_id: null,
-              parent_step_id: null,
-            });
+            leased.push(await this.lease(client, created.id));
+            break;
           }
         }
+        forLoop ||= created !== undefined;
         break;
       }
     }
@@ -182,10 +168,12 @@ export class EmbeddedExecutor {
       [event.name],
     );
     for (const wait of rows) {
-      if (wait.expression && !compileExpression(wait.expression)({ event: wait.run_event, async: event })) continue;
+      if (wait.expression && !compileCached(wait.expression)({ event: wait.run_event, async: event })) continue;
       await client.query(`DELETE FROM executor_waits WHERE run_id = $1 AND step_id = $2`, [wait.run_id, wait.step_id]);
       await resumeWith(client, wait.run_id, wait.step_id, { data: event });
+      forLoop = true;
     }
+    return forLoop;
   }
 
   private async handleEventApi(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
@@ -197,13 +185,12 @@ export class EmbeddedExecutor {
       if (this.opts.debug) this.opts.log(`event API: unsupported ${req.method} ${req.url}`);
       return reply(404, { error: "not found", status: 404 });
     }
-    const given = Buffer.from(decodeURIComponent(match[1]!));
-    const expected = Buffer.from(this.opts.eventKey);
-    if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return reply(401, { error: "Event key not found", status: 401 });
     try {
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const parsed: unknown = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      const given = Buffer.from(decodeURIComponent(match[1]!));
+      const expected = Buffer.from(this.opts.eventKey);
+      if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) return reply(401, { error: "Event key not found", status: 401 });
+      const body = await collectStream(req, MAX_EVENT_BODY_BYTES, () => new Error(`event batch larger than ${MAX_EVENT_BODY_BYTES} bytes`));
+      const parsed: unknown = JSON.parse(body.toString("utf8"));
       const list = (Array.isArray(parsed) ? parsed : [parsed]) as Partial<EventPayload>[];
       const events = list.map((e): EventPayload => {
         if (!e || typeof e.name !== "string" || !e.name) throw new Error("every event needs a name");
@@ -271,14 +258,20 @@ export class EmbeddedExecutor {
           await client.query(`UPDATE executor_runs SET next_at = now() + make_interval(secs => $2) WHERE id = $1`, [run.id, delay / 1000]);
           continue;
         }
-        await client.query(
-          `UPDATE executor_runs SET lease_owner = $2, lease_until = now() + make_interval(secs => $3), started_at = coalesce(started_at, now()) WHERE id = $1`,
-          [run.id, this.workerId, this.opts.leaseMs / 1000],
-        );
-        claimed.push(run);
+        claimed.push(await this.lease(client, run.id));
       }
       return claimed;
     });
+  }
+
+  /** Takes a run for this process (inside the caller's transaction) and returns it as leased. */
+  private async lease(client: pg.PoolClient, runId: string): Promise<RunRow> {
+    const { rows } = await client.query<RunRow>(
+      `UPDATE executor_runs SET lease_owner = $2, lease_until = now() + make_interval(secs => $3), started_at = coalesce(started_at, now())
+        WHERE id = $1 RETURNING *`,
+      [runId, this.workerId, this.opts.leaseMs / 1000],
+    );
+    return rows[0]!;
   }
 
   /** Concurrency (steps executing at once per key) and throttle (runs started per period). */
@@ -343,8 +336,7 @@ export class EmbeddedExecutor {
     if (!fn) {
       // During a rolling deploy another process may serve it: leave the run to it for a while,
       // and fail it only when nobody has picked it up for a day.
-      const created = Number.parseInt(run.id.slice(0, 9), 36);
-      if (Date.now() - created < 86_400_000) return this.finish(run, { status: "queued", nextAt: Date.now() + 30_000 });
+      if (Date.now() - run.created_at.getTime() < 86_400_000) return this.finish(run, { status: "queued", nextAt: Date.now() + 30_000 });
       return this.finish(run, { status: "failed", error: { name: "Error", message: `function ${run.function_id} is not served by any process` } });
     }
 
@@ -480,7 +472,7 @@ export class EmbeddedExecutor {
       const timeoutMs = Math.max(0, (wakeTime(String(op.opts?.timeout ?? "")) ?? Date.now()) - Date.now());
       if (op.opts?.if) {
         try {
-          compileExpression(op.opts.if);
+          compileCached(op.opts.if);
         } catch (error) {
           if (!(error instanceof ExpressionError)) throw error;
           const message = `step.waitForEvent "${op.displayName ?? op.id}" uses an expression the embedded executor does not implement: ${error.message}`;
@@ -489,9 +481,8 @@ export class EmbeddedExecutor {
       }
       const register = async (client: pg.PoolClient) => {
         await client.query(
-          `INSERT INTO executor_waits (run_id, step_id, event_name, expression, run_event, timeout_at)
-           VALUES ($1, $2, $3, $4, $5, now() + make_interval(secs => $6)) ON CONFLICT DO NOTHING`,
-          [run.id, op.id, op.name, op.opts?.if ?? null, JSON.stringify(run.event), timeoutMs / 1000],
+          `INSERT INTO executor_waits (run_id, step_id, event_name, expression, run_event) VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING`,
+          [run.id, op.id, op.name, op.opts?.if ?? null, JSON.stringify(run.event)],
         );
       };
       return { status: "waiting", wait: { type: "event", stepId: op.id }, nextAt: Date.now() + timeoutMs, register };
@@ -507,12 +498,12 @@ export class EmbeddedExecutor {
       data: (op.opts?.payload?.data ?? {}) as Record<string, unknown>,
       ts: Date.now(),
     };
-    const wait: WaitState = { type: "invoke", stepId: op.id, childRunId: "" };
+    // The child run names its parent (parent_run_id, parent_step_id); finishing it resumes the parent.
     const register = async (client: pg.PoolClient) => {
-      wait.childRunId = (await createRun(client, { fn: target, event: child, parent: { runId: run.id, stepId: op.id } }))?.id ?? "";
+      await createRun(client, { fn: target, event: child, parent: { runId: run.id, stepId: op.id } });
     };
     const timeoutAt = op.opts?.timeout ? wakeTime(op.opts.timeout) : undefined;
-    return { status: "waiting", wait, nextAt: timeoutAt ?? Date.now() + DEFAULT_INVOKE_TIMEOUT_MS, register };
+    return { status: "waiting", wait: { type: "invoke", stepId: op.id }, nextAt: timeoutAt ?? Date.now() + DEFAULT_INVOKE_TIMEOUT_MS, register };
   }
 
   /** Persists the run state; `keepLease` keeps executing in this process. */
@@ -550,8 +541,7 @@ export class EmbeddedExecutor {
         await register(client);
         if (!(await this.save(run, outcome, false, client))) throw new Rollback(undefined);
       });
-      this.wake();
-      return;
+      return; // startExecution wakes the loop when execute() returns (a child run may be waiting)
     }
     await withTransaction(this.opts.pool, async (client) => {
       const { rowCount } = await client.query(
@@ -585,6 +575,5 @@ export class EmbeddedExecutor {
         for (const event of fresh) await this.dispatch(client, event);
       }
     });
-    this.wake();
   }
 }

@@ -230,3 +230,16 @@ export function compileExpression(source: string): CompiledExpression {
 export function expressionKey(value: unknown): string {
   return typeof value === "string" ? value : JSON.stringify(value ?? null);
 }
+
+const compiled = new Map<string, CompiledExpression>();
+
+/** compileExpression, memoized: waitForEvent expressions are evaluated for every matching event. */
+export function compileCached(source: string): CompiledExpression {
+  let expression = compiled.get(source);
+  if (!expression) {
+    expression = compileExpression(source);
+    if (compiled.size >= 1000) compiled.clear();
+    compiled.set(source, expression);
+  }
+  return expression;
+}

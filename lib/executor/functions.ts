@@ -21,6 +21,7 @@ export interface ConcurrencyLimit {
 
 export interface FunctionDefinition {
   id: string;
+  /** Display name (the SDK's `name`, else the id). */
   name: string;
   url: string;
   triggers: Trigger[];

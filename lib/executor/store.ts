@@ -37,9 +37,11 @@ export interface RunRow {
   wait: WaitState | null;
   parent_run_id: string | null;
   parent_step_id: string | null;
+  created_at: Date;
 }
 
-export type WaitState = { type: "event"; stepId: string } | { type: "invoke"; stepId: string; childRunId: string };
+/** The timeout of a wait is the run's next_at. */
+export type WaitState = { type: "event" | "invoke"; stepId: string };
 
 type Queryable = Pick<pg.PoolClient, "query">;
 

@@ -6,7 +6,7 @@ import { config } from "@/lib/config";
 import { readBodyCapped, parseJsonBody } from "@/lib/http/body";
 import type { EndpointSpec, HttpMethod } from "@/lib/http/endpoint";
 import { ApiError, isApiError } from "@/lib/http/errors";
-import { HashingReader } from "@/lib/http/hashing-reader";
+import { HashingReader, nodeStream } from "@/lib/http/hashing-reader";
 import {
   claimIdempotencyKey,
   fingerprint,
@@ -106,9 +106,10 @@ async function run<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType
   let rawReader: HashingReader | null = null;
   let requestHash = "";
   if (spec.body === "raw") {
-    rawReader = new HashingReader(request.body);
+    // Hashed only when an Idempotency-Key needs the body's digest (storage hashes it anyway).
+    rawReader = idempotencyKey !== null ? new HashingReader(request.body) : null;
     body = {
-      stream: rawReader.stream,
+      stream: rawReader?.stream ?? nodeStream(request.body),
       contentType: request.headers.get("content-type"),
       contentLength: numberOrNull(request.headers.get("content-length")),
     } satisfies RawBody;

@@ -6,13 +6,18 @@ import type { ReadableStream as WebReadableStream } from "node:stream/web";
  * Wraps a request body as a Node stream and hashes every byte the consumer reads, so idempotency
  * can identify a raw upload by its digest without buffering it.
  */
+/** A web request body as a Node stream (empty when there is no body). */
+export function nodeStream(body: ReadableStream<Uint8Array> | null): Readable {
+  return body ? Readable.fromWeb(body as unknown as WebReadableStream<Uint8Array>) : Readable.from([]);
+}
+
 export class HashingReader {
   readonly stream: Readable;
   private readonly hash = createHash("sha256");
   private ended = false;
 
   constructor(body: ReadableStream<Uint8Array> | null) {
-    const source = body ? Readable.fromWeb(body as unknown as WebReadableStream<Uint8Array>) : Readable.from([]);
+    const source = nodeStream(body);
     const hash = this.hash;
     const tap = new Transform({
       transform(chunk: Buffer, _encoding, callback) {

@@ -109,11 +109,6 @@ export async function storeIdempotentResponse(recordId: string, response: Respon
   return response;
 }
 
-/** Frees a claimed key when the request could not start (so a retry can run it). */
-export async function releaseIdempotencyKey(recordId: string): Promise<void> {
-  await db().idempotencyRecord.deleteMany({ where: { id: recordId, responseStatus: null } });
-}
-
 export async function pruneExpiredIdempotencyRecords(): Promise<number> {
   const { count } = await db().idempotencyRecord.deleteMany({ where: { expiresAt: { lt: new Date() } } });
   return count;

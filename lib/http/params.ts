@@ -1,19 +1,15 @@
 import type { AuthenticatedKey } from "@/lib/auth/api-keys";
 import { db } from "@/lib/db/client";
 import { ApiError, type ErrorCode } from "@/lib/http/errors";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import { isUuid } from "@/lib/http/uuid";
 
 /** A malformed id names no resource, so it gets the resource's not-found code. */
 const NOT_FOUND_BY_PARAM: Record<string, ErrorCode> = {
   projectId: "project/not-found",
   assetId: "asset/not-found",
   folderId: "folder/not-found",
+  batchId: "batch/not-found",
 };
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
-}
 
 export function checkPathParams(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const params: Record<string, string> = {};

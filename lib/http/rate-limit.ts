@@ -48,6 +48,3 @@ function pruneFullBuckets(now: number, limit: RateLimit) {
   }
 }
 
-export function resetRateLimits() {
-  buckets.clear();
-}

@@ -1,4 +1,4 @@
-import { ApiError, ERROR_CODES, type ErrorCode } from "@/lib/http/errors";
+import { ApiError } from "@/lib/http/errors";
 
 export const REQUEST_ID_HEADER = "X-Request-Id";
 
@@ -8,10 +8,6 @@ export function errorResponse(error: ApiError, requestId: string): Response {
     { message: error.message, code: error.code, traceId: requestId },
     { status: error.status, headers: { ...error.headers, [REQUEST_ID_HEADER]: requestId } },
   );
-}
-
-export function errorResponseFor(code: ErrorCode, requestId: string, message?: string): Response {
-  return errorResponse(new ApiError(code, message ?? ERROR_CODES[code].message), requestId);
 }
 
 /**

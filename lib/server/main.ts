@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import next from "next";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { config } from "@/lib/config";
-import { disconnectDb, sqlPool } from "@/lib/db/client";
+import { sqlPool } from "@/lib/db/client";
 import { prepareInngest } from "@/lib/executor/mode";
 import { shutdownOcr } from "@/lib/media/ocr";
 import { shutdownNsfw, warmUpNsfw } from "@/lib/moderation/image/nsfw";
@@ -58,7 +58,6 @@ export async function runServer(): Promise<void> {
     await Promise.allSettled([shutdownNsfw(), shutdownOcr()]);
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
-    await disconnectDb().catch(() => undefined);
     await database.stop().catch(() => undefined);
     process.exit(0);
   };

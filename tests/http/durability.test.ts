@@ -102,6 +102,7 @@ it("SIGKILL mid-pipeline: after a restart every asset is final and every side ef
   const runsMidFlight = await db().executorRun.count({ where: { status: { in: ["queued", "waiting"] } } });
   const runsLeased = await db().executorRun.count({ where: { leaseOwner: { not: null }, status: { in: ["queued", "waiting"] } } });
   expect(pendingAtKill).toBeGreaterThan(0);
+  expect(runsLeased, "the kill must catch runs inside a step").toBeGreaterThan(0);
 
   const restartedAt = Date.now();
   await server.restart();

@@ -2,10 +2,10 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { makeDocument, makeJpeg, makePdf, makeVideo, makeWav } from "@/tests/support/media-fixtures";
 import { makeTextImage } from "@/tests/support/text-image";
-import { expectError, newProject, type TestProject, admin, expectOk } from "./support";
+import { expectError, newProject, type TestProject, admin, expectOk, waitForDecision } from "./support";
 
 /** The moderation pipeline end to end: real server, embedded Inngest executor, real classifiers. */
 
@@ -41,16 +41,8 @@ async function createBytes(name: string, type: string, bytes: Buffer, extra: Rec
   );
 }
 
-/** Polls until the asset leaves `pending`. */
-async function decided(id: string, timeoutMs = 60_000): Promise<any> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const asset = expectOk(await p.client.get(`/assets/${id}`));
-    if (asset.status !== "pending") return asset;
-    if (Date.now() > deadline) throw new Error(`asset ${id} still pending after ${timeoutMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+/** Polls until the asset is decided (support.waitForDecision), with room for video. */
+const decided = (id: string, timeoutMs = 60_000) => waitForDecision(p.client, id, timeoutMs);
 
 /** Every event of the project so far (from the very first: cursor position 0), for one asset. */
 async function eventsOf(assetId: string): Promise<any[]> {
@@ -289,6 +281,7 @@ describe("batch operations", () => {
     expectError(await p.client.post(url, { operation: "explode", assetIds: ids(1) }), 400, "request/validation-failed");
     expectError(await p.client.post(url, { operation: "move", assetIds: ids(1), folderId: ids(1)[0] }), 404, "folder/not-found");
     expectError(await p.client.get(`${url}/${ids(1)[0]}`), 404, "batch/not-found");
+    expectError(await p.client.get(`${url}/not-a-batch-id`), 404, "batch/not-found");
   });
 });
 
@@ -304,6 +297,11 @@ describe("safety hold from hash lists", () => {
     const { imageHashPair } = await import("@/lib/moderation/hashing/phash");
     const list = `known-${Date.now()}`;
     await createHashList({ name: list });
+    // Hash lists are global: remove it afterwards so later uploads on the shared server are not held.
+    onTestFinished(async () => {
+      const { db } = await import("@/lib/db/client");
+      await db().hashList.delete({ where: { name: list } });
+    });
     await addHashes(list, await imageHashPair(original), { label: "test entry" });
 
     const copy = await sharp(original).resize(200).webp({ quality: 70 }).toBuffer();

@@ -1,7 +1,7 @@
 import { inngest } from "@/inngest/client";
 import { deleteAsset, deleteAssetContent } from "@/lib/assets/delete";
-import { assertNotHeld } from "@/lib/assets/lookup";
-import { guardUpdate, moveAsset } from "@/lib/assets/update";
+import { moveAsset, updateAsset } from "@/lib/assets/update";
+import { requireFolderInProject } from "@/lib/folders/lookup";
 import { db } from "@/lib/db/client";
 import type { BatchOperation, Prisma } from "@/lib/db/generated/client";
 import { ApiError } from "@/lib/http/errors";
@@ -34,10 +34,7 @@ export function serializeBatch(row: BatchOperation): ApiBatch {
 
 export async function createBatch(projectId: string, body: CreateBatchBody): Promise<ApiBatch> {
   const { operation, assetIds, ...params } = body;
-  if (body.operation === "move" && body.folderId) {
-    const folder = await db().folder.findFirst({ where: { id: body.folderId, projectId } });
-    if (!folder) throw new ApiError("folder/not-found");
-  }
+  if (body.operation === "move" && body.folderId) await requireFolderInProject(projectId, body.folderId);
   const items: BatchItem[] = assetIds.map((assetId) => ({ assetId: assetId.toLowerCase(), status: "queued", code: null, message: null }));
   const row = await db().batchOperation.create({
     data: { projectId, operation, params: params as Prisma.InputJsonValue, items: items as unknown as Prisma.InputJsonValue },
@@ -95,8 +92,7 @@ async function applyOperation(batch: BatchOperation, assetId: string): Promise<v
       await retryAsset(asset, true);
       return;
     case "set-visibility":
-      assertNotHeld(asset);
-      await guardUpdate(() => db().asset.update({ where: { id: asset.id }, data: { visibility: params.visibility ?? null } }));
+      await updateAsset(asset, { visibility: params.visibility ?? null });
       return;
   }
 }

@@ -1,5 +1,6 @@
 /** Per-field value parsers: check a value token and convert it to what Prisma expects for the column. */
 import type { ApiError } from "@/lib/http/errors";
+import { isUuid } from "@/lib/http/uuid";
 import { STRING_FIELDS, type FilterableAssetField } from "@/lib/assets/filter/fields";
 import { filterError, hasWildcard, show, type ValueToken } from "@/lib/assets/filter/lexer";
 
@@ -22,10 +23,8 @@ export function enumValues<T>(mapping: Record<string, T>): ValueParser<T> {
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export const parseUuid: ValueParser<string> = (value, field) => {
-  if (UUID.test(value.text)) return value.text.toLowerCase();
+  if (isUuid(value.text)) return value.text.toLowerCase();
   throw invalidValue(value, field, "expected a UUID or null");
 };
 

@@ -4,8 +4,7 @@ import { probeMedia } from "@/lib/media/probe";
 import { transcribeAudio, type TranscriptSegment } from "@/lib/media/transcribe";
 import type { MediaInput } from "../report";
 import { findHashHold, type HoldFinding } from "./hash-hold";
-import { mergeJudgements } from "./judgements";
-import { recognizeImageText } from "./ocr";
+import { ocrTextPart } from "./ocr";
 import { classifyPart, errorMessage, labelsOf, unavailablePart, type Part } from "./parts";
 
 /**
@@ -48,9 +47,8 @@ export async function analyzeMediaFile(filePath: string, options: { video: boole
       segments.push({ source: "frame", startSeconds: start, endSeconds: end, categories: part.judgements });
       hold ??= await findHashHold(frame.jpeg, `frame at ${frame.timeSeconds.toFixed(2)} s`);
       if (options.ocr) {
-        const ocr = await recognizeImageText(frame.jpeg);
-        if (ocr.text) {
-          const textPart = await classifyPart(`frame-text@${frame.timeSeconds.toFixed(2)}s`, { kind: "text", text: ocr.text });
+        const { part: textPart } = await ocrTextPart(frame.jpeg, `frame-text@${frame.timeSeconds.toFixed(2)}s`);
+        if (textPart) {
           parts.push(textPart);
           segments.push({ source: "frame-text", startSeconds: start, endSeconds: end, categories: textPart.judgements });
         }
@@ -62,7 +60,7 @@ export async function analyzeMediaFile(filePath: string, options: { video: boole
   let audioTranscribed = false;
   if (probe.hasAudio) {
     try {
-      const result = await transcribeAudio(filePath, { timeoutMs });
+      const result = await transcribeAudio(filePath, { timeoutMs, probe });
       audioTranscribed = true;
       notes.transcription = { engine: result.engine, model: result.model, audioSeconds: result.audioSeconds, truncated: result.truncated };
       const kept = result.segments.filter((s: TranscriptSegment) => (s.confidence ?? 1) >= MIN_SPEECH_CONFIDENCE && s.text.trim());
@@ -87,9 +85,4 @@ export async function analyzeMediaFile(filePath: string, options: { video: boole
     segments,
   };
   return { parts, media, transcript, labels, hold, notes };
-}
-
-/** The overall categories of a media report: every segment and the whole transcript. */
-export function mediaJudgements(analysis: MediaAnalysis) {
-  return mergeJudgements(analysis.parts.map((p) => p.judgements));
 }

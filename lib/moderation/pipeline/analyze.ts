@@ -1,22 +1,17 @@
-import { createWriteStream } from "node:fs";
-import path from "node:path";
-import { pipeline } from "node:stream/promises";
 import type { z } from "zod";
 import { db } from "@/lib/db/client";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
-import { withTempDir } from "@/lib/media/tools";
-import { storage } from "@/lib/storage";
 import { resolveThresholds, thresholdOverridesSchema } from "../policy";
 import { buildReport, type CategoryThresholds, type Report } from "../report";
 import { analyzeDocumentFile, analyzeWebsite, canAnalyzeDocument } from "./analyze-documents";
 import { analyzeMediaFile } from "./analyze-media";
 import { storeTextChild, type ChildDraft } from "./children";
-import { ContentMissingError, MAX_EXTRACTED_TEXT_CHARS, MAX_TEXT_BYTES, readAssetBytes } from "./content";
+import { ContentMissingError, MAX_TEXT_BYTES, readAssetBytes, withContentFile } from "./content";
 import { findHashHold, type HoldFinding } from "./hash-hold";
 import type { ProcessAssetData } from "./events";
 import { mergeJudgements } from "./judgements";
-import { recognizeImageText } from "./ocr";
-import { classifyPart, labelsOf, unavailablePart, type Part } from "./parts";
+import { ocrTextPart } from "./ocr";
+import { classifyPart, labelsOf, type Part } from "./parts";
 
 /**
  * The analysis: reads an asset's content, runs the configured providers on each part of it and
@@ -51,18 +46,6 @@ function ocrEnabled(row: Pick<Row, "processingOptions">): boolean {
   return options?.image?.ocrEnabled === true;
 }
 
-/** Media tools need a file: the stored content is copied to a private temp folder. */
-async function withContentFile<T>(row: Row, fn: (file: string) => Promise<T>): Promise<T> {
-  if (!row.storageId) throw new ContentMissingError(`asset ${row.id} has no stored content`);
-  const object = await storage().get(row.storageId);
-  if (!object) throw new ContentMissingError(`stored content of asset ${row.id} is missing`);
-  return withTempDir(async (dir) => {
-    const file = path.join(dir, `content.${row.fileExtension ?? "bin"}`);
-    await pipeline(object.body, createWriteStream(file));
-    return fn(file);
-  });
-}
-
 async function analyzeText(row: Row): Promise<Collected> {
   const out = empty();
   const bytes = (await readAssetBytes(row, MAX_TEXT_BYTES)) ?? Buffer.alloc(0);
@@ -80,16 +63,13 @@ async function analyzeImage(row: Row, thresholds: CategoryThresholds): Promise<C
   out.labels.push(...labelsOf(image));
   out.hold = await findHashHold(bytes);
   if (!ocrEnabled(row)) return out;
-  const ocr = await recognizeImageText(bytes);
+  const ocr = await ocrTextPart(bytes, "ocr-text");
   out.notes.ocr = ocr.notes;
-  if (ocr.failed) {
-    out.parts.push(unavailablePart("ocr-text", "text", ocr.notes));
-  } else if (ocr.text) {
-    const text = ocr.text.slice(0, MAX_EXTRACTED_TEXT_CHARS);
-    const part = await classifyPart("ocr-text", { kind: "text", text });
-    out.parts.push(part);
-    out.extractedText = text;
-    out.children.push(await storeTextChild(row, "ocr-text", text, buildReport({ categories: part.judgements, thresholds, notes: part.notes })));
+  if (ocr.part) out.parts.push(ocr.part);
+  if (ocr.text && ocr.part) {
+    out.extractedText = ocr.text;
+    const report = buildReport({ categories: ocr.part.judgements, thresholds, notes: ocr.part.notes });
+    out.children.push(await storeTextChild(row, "ocr-text", ocr.text, report));
   }
   return out;
 }

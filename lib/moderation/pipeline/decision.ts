@@ -5,7 +5,8 @@ import { assetContentKey } from "@/lib/assets/storage-keys";
 import { db, sqlPool } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
-import { EVENT_TYPES, type EventFact, type EventType } from "@/lib/events/catalogue";
+import type { EventFact } from "@/lib/events/catalogue";
+import { recordEventsSql, type NewEvent } from "@/lib/events/record";
 import { decide, thresholdOverridesSchema, type Decision, type ModerationAction } from "../policy";
 import type { Analysis } from "./analyze";
 import type { ChildDraft } from "./children";
@@ -117,7 +118,8 @@ async function applyAnalysis(
       [
         asset.id,
         decision.status,
-        JSON.stringify(analysis.report),
+        // The decision's own thresholds decide `flagged` (the project may have changed them since the analysis).
+        JSON.stringify({ ...analysis.report, flagged: decision.flagged }),
         decision.flagged,
         decision.moderationAction,
         rejectionNoteFor(decision),
@@ -127,31 +129,26 @@ async function applyAnalysis(
       ],
     );
     for (const child of analysis.children) await upsertChild(client, asset, child, decide(child.report, policy));
-    await insertDecisionEvents(client, asset, decision);
+    await recordEventsSql(client, decisionEvents(asset, decision));
     const removed = removeContent ? await markContentRemoved(client, asset.id) : null;
     await client.query(`SELECT pg_notify($1, $2)`, [DECISION_CHANNEL, asset.id]);
     return { applied: true, status: decision.status, removed };
   });
 }
 
-async function insertDecisionEvents(client: pg.PoolClient, asset: LockedAsset, decision: Decision): Promise<void> {
-  const assetType = asset.type; // the database stores the API's names (plaintext-document, …)
-  const snapshot = {
-    id: asset.id,
-    externalId: asset.external_id,
-    status: decision.status,
-    flagged: decision.flagged,
-    moderationAction: decision.moderationAction,
-  };
+function decisionEvents(asset: LockedAsset, decision: Decision): NewEvent[] {
+  const snapshot = { id: asset.id, externalId: asset.external_id, status: decision.status, flagged: decision.flagged, moderationAction: decision.moderationAction };
+  const base = { projectId: asset.project_id, userId: asset.user_id, asset: snapshot };
+  // The database stores the API's type names (plaintext-document, …).
   const common: EventFact[] = [
     { key: "asset-name", value: asset.name },
-    { key: "asset-type", value: assetType },
+    { key: "asset-type", value: asset.type },
   ];
-  const events: { type: EventType; title: string; description: string | null; facts: EventFact[] }[] = [
+  const events: NewEvent[] = [
     {
+      ...base,
       type: "asset.classified",
       title: `Asset ${decision.status}: ${asset.name}`,
-      description: null,
       facts: [
         ...common,
         { key: "status", value: decision.status },
@@ -161,6 +158,7 @@ async function insertDecisionEvents(client: pg.PoolClient, asset: LockedAsset, d
   ];
   if (decision.flagEvent) {
     events.push({
+      ...base,
       type: "asset.flagged",
       title: `Asset flagged: ${asset.name}`,
       description: `Flagged for ${decision.flagEvent.flaggedCategories.join(", ")}; action ${decision.flagEvent.moderationAction}.`,
@@ -171,27 +169,7 @@ async function insertDecisionEvents(client: pg.PoolClient, asset: LockedAsset, d
       ],
     });
   }
-  // One statement; seq order keeps classified before flagged in the feed.
-  await client.query(
-    `INSERT INTO events (id, project_id, user_id, type, severity, title, description, asset_id, asset, facts, notify, created_at, updated_at)
-     SELECT gen_random_uuid(), $1::uuid, $2::uuid, e.type, e.severity::event_severity, e.title, e.description, $3::uuid, $4::jsonb,
-            e.facts, e.notify, now(), now()
-       FROM unnest($5::text[], $6::text[], $7::text[], $8::text[], $9::jsonb[], $10::boolean[])
-            WITH ORDINALITY AS e(type, severity, title, description, facts, notify, n)
-      ORDER BY e.n`,
-    [
-      asset.project_id,
-      asset.user_id,
-      asset.id,
-      JSON.stringify(snapshot),
-      events.map((e) => e.type),
-      events.map((e) => EVENT_TYPES[e.type].severity),
-      events.map((e) => e.title),
-      events.map((e) => e.description),
-      events.map((e) => JSON.stringify(e.facts)),
-      events.map((e) => EVENT_TYPES[e.type].notify),
-    ],
-  );
+  return events;
 }
 
 /** Children are decided with their parent's policy; they carry no events of their own (the parent's cover them). */
@@ -219,7 +197,7 @@ async function upsertChild(client: pg.PoolClient, parent: LockedAsset, child: Ch
       JSON.stringify(child.checksums),
       child.imageData ? JSON.stringify(child.imageData) : null,
       child.storageId,
-      JSON.stringify(child.report),
+      JSON.stringify({ ...child.report, flagged: decision.flagged }),
       decision.flagged,
       decision.moderationAction,
       rejectionNoteFor(decision),
@@ -255,26 +233,21 @@ export async function markProcessingFailed(data: ProcessAssetData, reason: strin
     );
     const asset = rows[0];
     if (!asset) return false;
-    const facts: EventFact[] = [
-      { key: "asset-name", value: asset.name },
-      { key: "asset-type", value: asset.type },
-      { key: "previous-status", value: "pending" },
-    ];
-    await client.query(
-      `INSERT INTO events (id, project_id, user_id, type, severity, title, description, asset_id, asset, facts, notify, created_at, updated_at)
-       VALUES (gen_random_uuid(), $1, $2, 'asset.failed', $3::event_severity, $4, $5, $6, $7, $8, $9, now(), now())`,
-      [
-        asset.project_id,
-        asset.user_id,
-        EVENT_TYPES["asset.failed"].severity,
-        `Asset could not be processed: ${asset.name}`,
-        reason.slice(0, 1000),
-        data.assetId,
-        JSON.stringify({ id: data.assetId, externalId: asset.external_id, status: "error", flagged: null, moderationAction: null }),
-        JSON.stringify(facts),
-        EVENT_TYPES["asset.failed"].notify,
-      ],
-    );
+    await recordEventsSql(client, [
+      {
+        projectId: asset.project_id,
+        userId: asset.user_id,
+        type: "asset.failed",
+        title: `Asset could not be processed: ${asset.name}`,
+        description: reason.slice(0, 1000),
+        asset: { id: data.assetId, externalId: asset.external_id, status: "error", flagged: null, moderationAction: null },
+        facts: [
+          { key: "asset-name", value: asset.name },
+          { key: "asset-type", value: asset.type },
+          { key: "previous-status", value: "pending" },
+        ],
+      },
+    ]);
     await client.query(`SELECT pg_notify($1, $2)`, [DECISION_CHANNEL, data.assetId]);
     return true;
   });

@@ -1,9 +1,8 @@
-import { inngest } from "@/inngest/client";
 import { config } from "@/lib/config";
 import { db, sqlPool } from "@/lib/db/client";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
 import { listen, type Listener } from "@/lib/db/listen";
-import { PROCESS_ASSET_EVENT, processAssetData, processEventId } from "./events";
+import { INTERACTIVE_TYPES } from "./events";
 import { kickOutbox } from "./outbox";
 
 /**
@@ -12,7 +11,6 @@ import { kickOutbox } from "./outbox";
  * as soon as the decision commits, wherever it was made.
  */
 export const DECISION_CHANNEL = "sieve_asset_decisions";
-const SYNC_TYPES = new Set<AssetRow["type"]>(["image", "plaintext_document"]);
 
 interface Registry {
   waiters: Map<string, Set<() => void>>;
@@ -30,18 +28,6 @@ export function announceDecision(assetId: string): void {
   for (const wake of registry().waiters.get(assetId) ?? []) wake();
 }
 
-/** Sends the processing event; a failure is logged, not thrown: the reconciler re-sends it later. */
-export async function requestProcessing(row: Pick<AssetRow, "id" | "projectId" | "processingGeneration" | "type" | "queued">): Promise<boolean> {
-  const data = processAssetData(row);
-  try {
-    await inngest.send({ id: processEventId(data), name: PROCESS_ASSET_EVENT, data: { ...data } });
-    return true;
-  } catch (error) {
-    console.error(`[sieve] could not hand asset ${row.id} to the pipeline (will retry): ${(error as Error).message}`);
-    return false;
-  }
-}
-
 /**
  * After an upload completed (status `pending`, its processing event committed to the outbox):
  * kick the outbox relay and, for `queue=false` text and images, wait for the decision up to
@@ -51,7 +37,7 @@ export async function requestProcessing(row: Pick<AssetRow, "id" | "projectId" |
 export async function processAfterUpload(row: AssetRow): Promise<AssetRow> {
   if (row.status !== "pending") return row;
   void kickOutbox();
-  if (row.queued || !SYNC_TYPES.has(row.type)) return row;
+  if (row.queued || !INTERACTIVE_TYPES.has(row.type)) return row;
   return waitForDecision(row.id, config().pipeline.syncDecisionTimeoutMs);
 }
 

@@ -16,7 +16,8 @@ export interface ProcessAssetData {
   lane: "interactive-0" | "interactive-1" | "background" | "media";
 }
 
-const INTERACTIVE_TYPES = new Set<AssetRow["type"]>(["image", "plaintext_document"]);
+/** Types a `queue=false` request waits for (the spec: text and images decide within the request). */
+export const INTERACTIVE_TYPES = new Set<AssetRow["type"]>(["image", "plaintext_document"]);
 
 function laneOf(row: Pick<AssetRow, "id" | "type" | "queued">): ProcessAssetData["lane"] {
   if (row.type === "audio" || row.type === "video") return "media";

@@ -1,14 +1,22 @@
 import type { z } from "zod";
 import { config } from "@/lib/config";
 import { recognizeText } from "@/lib/media/ocr";
+import { MAX_EXTRACTED_TEXT_CHARS } from "./content";
+import { classifyPart, errorMessage, unavailablePart, type Part } from "./parts";
 
-/** OCR of an image for the text path; a failure is reported (its categories become unavailable), not thrown. */
-export async function recognizeImageText(image: Buffer): Promise<{ text: string | null; failed: boolean; notes: z.core.util.JSONType }> {
+/**
+ * The text in an image, through the text path: a classified part (null when the image has no
+ * text), or — when OCR failed — a part whose text categories are `unavailable`. Every caller
+ * (images, video frames) treats a failure the same way.
+ */
+export async function ocrTextPart(image: Buffer, label: string): Promise<{ text: string | null; part: Part | null; notes: z.core.util.JSONType }> {
   try {
     const result = await recognizeText(image, { timeoutMs: config().classifiers.timeoutMs });
-    const text = result.text.trim();
-    return { text: text || null, failed: false, notes: { engine: result.engine, confidence: result.confidence, characters: text.length } };
+    const text = result.text.trim().slice(0, MAX_EXTRACTED_TEXT_CHARS) || null;
+    const notes = { engine: result.engine, confidence: result.confidence, characters: text?.length ?? 0 };
+    return { text, part: text ? await classifyPart(label, { kind: "text", text }) : null, notes };
   } catch (error) {
-    return { text: null, failed: true, notes: { error: error instanceof Error ? error.message : String(error) } };
+    const notes = { error: errorMessage(error) };
+    return { text: null, part: unavailablePart(label, "text", notes), notes };
   }
 }

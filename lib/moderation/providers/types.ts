@@ -4,7 +4,6 @@ import type { Category, QualifierKey } from "../report";
 /** The one classifier-provider interface. Providers are chosen by configuration and combined (combine.ts). */
 
 export type MediaKind = "text" | "image" | "frame";
-export const MEDIA_KINDS = ["text", "image", "frame"] as const satisfies readonly MediaKind[];
 
 export type ProviderInput =
   | { kind: "text"; text: string }

@@ -148,7 +148,6 @@ export function classifyText(text: string): TextClassification {
   // 3. Category rules.
   const rulesFired: FiredRule[] = [];
   const catWeights = new Map<TextCategory, number[]>();
-  const rawWeights = new Map<TextCategory, number[]>();
   const qualWeights = new Map<TextCategory, Map<string, number[]>>();
   for (const rule of COMPILED_RULES) {
     rule.regex.lastIndex = 0;
@@ -170,7 +169,6 @@ export function classifyText(text: string): TextClassification {
         const weight = round(h.weight * Math.max(MIN_FACTOR, local * ctx));
         rulesFired.push({ id: rule.id, category: h.category, ...(h.qualifier ? { qualifier: h.qualifier } : {}), match, weight });
         push(catWeights, h.category, weight);
-        push(rawWeights, h.category, h.weight);
         if (h.qualifier) {
           const qm = qualWeights.get(h.category) ?? new Map<string, number[]>();
           qualWeights.set(h.category, qm);
@@ -187,7 +185,8 @@ export function classifyText(text: string): TextClassification {
     if (!ws) continue;
     const qualifiers: Record<string, number> = {};
     for (const [q, qws] of qualWeights.get(c) ?? []) qualifiers[q] = round(saturate(qws));
-    if ((rawWeights.get(c) ?? []).length > 0) for (const [q, s] of contextStrength) qualifiers[q] = round(s);
+    // A category with a rule hit also reports the contexts (news, fiction, …) that damped it.
+    for (const [q, s] of contextStrength) qualifiers[q] = round(s);
     result.categories[c] = { score: round(saturate(ws)), qualifiers };
   }
   for (const q of contextStrength.keys()) flags.add(q);
