@@ -13,9 +13,9 @@ import {
 } from "@/lib/assets/schemas";
 import { serializeAsset, type ApiAsset } from "@/lib/assets/serialize";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
-import { config } from "@/lib/config";
-import { ApiError } from "@/lib/http/errors";
-import { collectStream } from "@/lib/assets/peek";
+import { config } from "@/lib/core/config";
+import { ApiError } from "@/lib/core/errors";
+import { collectStream } from "@/lib/core/streams";
 import { parseJsonBody } from "@/lib/http/body";
 import { parseOrThrow } from "@/lib/http/validation";
 import { processAfterUpload } from "@/lib/moderation/pipeline/dispatch";

@@ -2,7 +2,7 @@ import { assertNotHeld } from "@/lib/assets/lookup";
 import { derivedContentPrefix, uploadPrefix } from "@/lib/assets/storage-keys";
 import { db } from "@/lib/db/client";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { storage } from "@/lib/storage";
 
 /** The asset and all its descendants (children extracted from it, and theirs). */

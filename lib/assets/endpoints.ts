@@ -16,7 +16,7 @@ import {
 } from "@/lib/assets/schemas";
 import { searchAssetsQuery, searchPageSchema } from "@/lib/assets/search";
 import { AUTH_ERRORS, IDEMPOTENCY_ERRORS, JSON_BODY_ERRORS, defineEndpoint } from "@/lib/http/endpoint";
-import type { ErrorCode } from "@/lib/http/errors";
+import type { ErrorCode } from "@/lib/core/errors";
 
 const UPLOAD: ErrorCode[] = [
   "upload/allowance-exhausted",

@@ -1,8 +1,8 @@
-import type { AuthenticatedKey } from "@/lib/auth/api-keys";
+import type { AuthenticatedKey } from "@/lib/auth/types";
 import { db } from "@/lib/db/client";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
-import { ApiError } from "@/lib/http/errors";
-import { assertSameProject } from "@/lib/http/params";
+import { ApiError } from "@/lib/core/errors";
+import { assertSameProject } from "@/lib/auth/authorize";
 
 /** Loads an asset the key may address: 404 when absent, 403 when it belongs to another project. */
 export async function requireAsset(key: AuthenticatedKey, assetId: string): Promise<AssetRow> {

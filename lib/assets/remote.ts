@@ -1,7 +1,7 @@
 import path from "node:path";
 import type { AssetDraft } from "@/lib/assets/draft";
 import { checkDraft, ingestContent } from "@/lib/assets/ingest";
-import { config } from "@/lib/config";
+import { config } from "@/lib/core/config";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
 import { safeFetch } from "@/lib/net/safe-fetch";
 import { withUploadUnit } from "@/lib/usage/allowance";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { UUID_PATTERN } from "@/lib/http/uuid";
+import { uuid } from "@/lib/core/schemas";
 
 /** Validation schemas for the asset endpoints; they also generate the OpenAPI document. */
 
@@ -11,7 +11,7 @@ export const VISIBILITIES = ["public", "private"] as const;
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 export const byte = z.number().int().min(0).max(255);
-export const uuid = z.string().regex(UUID_PATTERN, "must be a UUID");
+export { uuid };
 
 export const assetName = z.string().min(1).max(255);
 export const description = z.string().max(5000).nullable();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { guardUpdate } from "@/lib/assets/update";
-import { isApiError } from "@/lib/http/errors";
+import { isApiError } from "@/lib/core/errors";
 
 const failWith = (error: unknown) => guardUpdate(() => Promise.reject(error));
 

@@ -3,7 +3,7 @@ import type { PatchAssetBody } from "@/lib/assets/schemas";
 import { db } from "@/lib/db/client";
 import { Prisma, type Asset as AssetRow } from "@/lib/db/generated/client";
 import { requireFolderInProject } from "@/lib/folders/lookup";
-import { ApiError, isApiError } from "@/lib/http/errors";
+import { ApiError, isApiError } from "@/lib/core/errors";
 
 /** PATCH: only the fields sent change; `null` clears a nullable field. */
 export async function updateAsset(asset: AssetRow, patch: PatchAssetBody): Promise<AssetRow> {

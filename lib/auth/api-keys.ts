@@ -2,16 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { db, sqlPool } from "@/lib/db/client";
 import { keyCache } from "@/lib/auth/key-cache";
 import type { Permission } from "@/lib/auth/permissions";
-import { ApiError } from "@/lib/http/errors";
-
-export interface AuthenticatedKey {
-  id: string;
-  projectId: string;
-  permissions: Permission[];
-  rateLimitPerSecond: number | null;
-  /** Owner of the key's project (whose upload allowance uploads count against). */
-  ownerUserId: string;
-}
+import type { AuthenticatedKey } from "@/lib/auth/types";
+import { ApiError } from "@/lib/core/errors";
 
 const KEY_PREFIX = "sieve_";
 

@@ -1,5 +1,6 @@
 import { listen, type Listener } from "@/lib/db/listen";
-import type { AuthenticatedKey } from "@/lib/auth/api-keys";
+import type { AuthenticatedKey } from "@/lib/auth/types";
+import { processSingleton } from "@/lib/core/singleton";
 
 /**
  * Authenticated API keys, cached per process so most requests skip the key lookup. Correctness
@@ -60,10 +61,6 @@ class KeyCache {
   }
 }
 
-const KEY = Symbol.for("sieve.keyCache");
-const store = globalThis as unknown as { [KEY]?: KeyCache };
-
 export function keyCache(): KeyCache {
-  store[KEY] ??= new KeyCache();
-  return store[KEY];
+  return processSingleton("keyCache", () => new KeyCache());
 }

@@ -1,21 +1,23 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
-import { config } from "@/lib/config";
+import { config } from "@/lib/core/config";
 import { PrismaClient } from "@/lib/db/generated/client";
+import { existingSingleton, forgetSingleton, processSingleton } from "@/lib/core/singleton";
 
 export type Db = PrismaClient;
 
-/**
- * Kept on globalThis under a registry symbol: Next.js route bundles, the custom server and scripts
- * may each load their own copy of this module, but one process must have one pool.
- */
-const KEY = Symbol.for("sieve.db");
-type Store = typeof globalThis & { [KEY]?: { client: PrismaClient; pool: pg.Pool } };
-const store = globalThis as Store;
+/** One pool per process, though Next.js route bundles, the server and scripts each load this module. */
+const SLOT = "db";
+interface Opened {
+  client: PrismaClient;
+  pool: pg.Pool;
+}
 
-function open(): { client: PrismaClient; pool: pg.Pool } {
-  const existing = store[KEY];
-  if (existing) return existing;
+function open(): Opened {
+  return processSingleton(SLOT, connect);
+}
+
+function connect(): Opened {
   const connectionString = process.env.DATABASE_URL;
   if (!connectionString) {
     throw new Error("DATABASE_URL is not set: call ensureDatabase() (lib/db/database.ts) before using db().");
@@ -23,9 +25,7 @@ function open(): { client: PrismaClient; pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString, max: config().databasePoolSize });
   // Idle connections dropped by the server (restart, failover) are replaced on next use.
   pool.on("error", (err) => console.warn(`database pool: idle connection error: ${err.message}`));
-  const client = new PrismaClient({ adapter: new PrismaPg(pool) });
-  store[KEY] = { client, pool };
-  return store[KEY];
+  return { client: new PrismaClient({ adapter: new PrismaPg(pool) }), pool };
 }
 
 /** The process-wide Prisma client; DATABASE_URL is set by ensureDatabase() or the environment. */
@@ -43,9 +43,9 @@ export function sqlPool(): pg.Pool {
 
 /** Closes the pool; the next db() call opens a new one (e.g. after DATABASE_URL changed). */
 export async function disconnectDb(): Promise<void> {
-  const opened = store[KEY];
+  const opened = existingSingleton<Opened>(SLOT);
   if (!opened) return;
-  delete store[KEY];
+  forgetSingleton(SLOT);
   await opened.client.$disconnect();
   await opened.pool.end().catch(() => undefined);
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { uuid } from "@/lib/assets/schemas";
+import { uuid } from "@/lib/core/schemas";
 import { AUTH_ERRORS, defineEndpoint } from "@/lib/http/endpoint";
 
 const factSchema = z.object({ key: z.string(), value: z.unknown(), url: z.string().optional() });

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db/client";
 import type { Event as EventRow } from "@/lib/db/generated/client";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 
 /**
  * The cursor feed. Events are ordered by (txid, seq). Only events of transactions older than every

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type pg from "pg";
-import { collectStream } from "@/lib/assets/peek";
+import { collectStream } from "@/lib/core/streams";
 import { Rollback, withTransaction } from "@/lib/db/transaction";
 import { wakeTime } from "./durations";
 import { parseFunctionConfig, type FunctionDefinition } from "./functions";

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type pg from "pg";
-import type { Config } from "@/lib/config";
+import type { Config } from "@/lib/core/config";
 import { EmbeddedExecutor } from "./executor";
 import { generateSigningKey } from "./signing";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { uuid } from "@/lib/assets/schemas";
+import { uuid } from "@/lib/core/schemas";
 import { createFolderBody, folderListSchema, folderSchema, moveFolderBody, renameFolderBody } from "@/lib/folders/schemas";
 import { AUTH_ERRORS, IDEMPOTENCY_ERRORS, JSON_BODY_ERRORS, defineEndpoint } from "@/lib/http/endpoint";
 

@@ -1,9 +1,9 @@
-import type { AuthenticatedKey } from "@/lib/auth/api-keys";
+import type { AuthenticatedKey } from "@/lib/auth/types";
 import { db } from "@/lib/db/client";
 import type { Folder as FolderRow, Prisma } from "@/lib/db/generated/client";
 import { requireFolderInProject } from "@/lib/folders/lookup";
-import { ApiError } from "@/lib/http/errors";
-import { assertSameProject } from "@/lib/http/params";
+import { ApiError } from "@/lib/core/errors";
+import { assertSameProject } from "@/lib/auth/authorize";
 
 type Tx = Prisma.TransactionClient;
 

@@ -1,6 +1,6 @@
 import { db, type Db } from "@/lib/db/client";
 import type { Folder as FolderRow } from "@/lib/db/generated/client";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 
 /**
  * A folder of this project, or 404 folder/not-found (also for another project's folder id). Inside a

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { uuid } from "@/lib/assets/schemas";
+import { uuid } from "@/lib/core/schemas";
 
 export const folderName = z
   .string()

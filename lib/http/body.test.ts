@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseJsonBody, readBodyCapped } from "@/lib/http/body";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 
 /** A POST request whose body arrives in the given chunks (no Content-Length unless given). */
 function streamedRequest(chunks: Uint8Array[], headers: Record<string, string> = {}) {

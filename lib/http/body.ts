@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 
 /** Reads the whole request body, refusing it as soon as it passes `maxBytes` (never buffers more). */
 export async function readBodyCapped(request: Request, maxBytes: number): Promise<Buffer> {

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Permission } from "@/lib/auth/permissions";
-import type { ErrorCode } from "@/lib/http/errors";
+import type { ErrorCode } from "@/lib/core/errors";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { z } from "zod";
 import { defineEndpoint } from "@/lib/http/endpoint";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { handle, routes, toErrorResponse } from "@/lib/http/handler";
 
 const spec = defineEndpoint({

@@ -1,11 +1,13 @@
 import { randomUUID } from "node:crypto";
 import { Readable } from "node:stream";
 import { z } from "zod";
-import { authenticateApiKey, type AuthenticatedKey } from "@/lib/auth/api-keys";
-import { config } from "@/lib/config";
+import { authenticateApiKey } from "@/lib/auth/api-keys";
+import { assertPermission, assertProjectAccess } from "@/lib/auth/authorize";
+import type { AuthenticatedKey } from "@/lib/auth/types";
+import { config } from "@/lib/core/config";
 import { readBodyCapped, parseJsonBody } from "@/lib/http/body";
 import type { EndpointSpec, HttpMethod } from "@/lib/http/endpoint";
-import { ApiError, isApiError } from "@/lib/http/errors";
+import { ApiError, isApiError } from "@/lib/core/errors";
 import { HashingReader, nodeStream } from "@/lib/http/hashing-reader";
 import {
   claimIdempotencyKey,
@@ -14,7 +16,7 @@ import {
   storeIdempotentResponse,
   validateIdempotencyKey,
 } from "@/lib/http/idempotency";
-import { checkPathParams, assertProjectAccess } from "@/lib/http/params";
+import { checkPathParams } from "@/lib/http/params";
 import { takeToken } from "@/lib/http/rate-limit";
 import { errorResponse, jsonResponse, REQUEST_ID_HEADER } from "@/lib/http/respond";
 import { parseOrThrow } from "@/lib/http/validation";
@@ -89,9 +91,7 @@ async function run<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType
   const params = checkPathParams(rawParams);
   if (apiKey) {
     if (typeof params.projectId === "string") await assertProjectAccess(apiKey, params.projectId);
-    if (spec.permission && !apiKey.permissions.includes(spec.permission)) {
-      throw new ApiError("auth/insufficient-permissions", `This API key lacks the "${spec.permission}" permission.`);
-    }
+    assertPermission(apiKey, spec.permission);
     // A key's own limit replaces the server default; its burst is one second's worth.
     const own = apiKey.rateLimitPerSecond;
     takeToken(apiKey.id, own === null ? config().rateLimit : { perSecond: own, burst: own });

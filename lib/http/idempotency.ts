@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { config } from "@/lib/config";
+import { config } from "@/lib/core/config";
 import { db } from "@/lib/db/client";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 
 /**
  * Stripe's idempotency semantics, scoped by API key + operation + key:

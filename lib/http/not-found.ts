@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { errorResponse } from "@/lib/http/respond";
 
 /** Handler for unknown paths below an API prefix: the spec's error body, with the request id. */

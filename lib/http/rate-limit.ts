@@ -1,4 +1,5 @@
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
+import { processSingleton } from "@/lib/core/singleton";
 
 /**
  * Per-API-key token bucket, kept in process memory: `perSecond` tokens refill each second up to
@@ -9,9 +10,7 @@ interface Bucket {
   updatedAt: number;
 }
 
-const BUCKETS_KEY = Symbol.for("sieve.rateLimitBuckets");
-const globalStore = globalThis as unknown as { [BUCKETS_KEY]?: Map<string, Bucket> };
-const buckets = (globalStore[BUCKETS_KEY] ??= new Map<string, Bucket>());
+const buckets = processSingleton("rateLimitBuckets", () => new Map<string, Bucket>());
 
 export interface RateLimit {
   perSecond: number;

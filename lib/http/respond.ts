@@ -1,4 +1,4 @@
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 
 export const REQUEST_ID_HEADER = "X-Request-Id";
 

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 
 /** Parses with a zod schema and turns issues into one readable `request/validation-failed` message. */
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: "body" | "query"): z.infer<S> {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { uuid } from "@/lib/assets/schemas";
+import { uuid } from "@/lib/core/schemas";
 import { AUTH_ERRORS, JSON_BODY_ERRORS, defineEndpoint } from "@/lib/http/endpoint";
 import { ensureLensBody, ensureLensesBody, lensIdentifier, lensSchema } from "@/lib/lenses/schemas";
 

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db/client";
 import { Prisma, type Lens as LensRow } from "@/lib/db/generated/client";
 import type { EnsureLensInput } from "@/lib/lenses/schemas";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 
 type Tx = Prisma.TransactionClient;
 

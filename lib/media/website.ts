@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { fetchFailed } from "@/lib/net/limited-body";
 import { safeFetch } from "@/lib/net/safe-fetch";
 

@@ -4,7 +4,7 @@ import https from "node:https";
 import type { LookupAddress } from "node:dns";
 import type { LookupFunction } from "node:net";
 import type { Readable } from "node:stream";
-import { ApiError, isApiError } from "@/lib/http/errors";
+import { ApiError, isApiError } from "@/lib/core/errors";
 import { checkAddress, hostLiteral, type AddressChecker } from "./address-policy";
 import { fetchFailed, LimitedBody } from "./limited-body";
 

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { defineEndpoint, type EndpointSpec, type HttpMethod } from "@/lib/http/endpoint";
-import { ERROR_CODES, type ErrorCode } from "@/lib/http/errors";
+import { ERROR_CODES, type ErrorCode } from "@/lib/core/errors";
 import { endpointOf } from "@/lib/http/handler";
 import {
   buildOpenApiDocument,

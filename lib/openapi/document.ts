@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { EndpointSpec } from "@/lib/http/endpoint";
-import { ERROR_CODES, type ErrorCode } from "@/lib/http/errors";
+import { ERROR_CODES, type ErrorCode } from "@/lib/core/errors";
 import { API_ENDPOINTS } from "@/lib/openapi/registry";
 
 /**

@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import next from "next";
 import { PERMISSIONS } from "@/lib/auth/permissions";
-import { config } from "@/lib/config";
+import { config } from "@/lib/core/config";
 import { sqlPool } from "@/lib/db/client";
 import { prepareInngest } from "@/lib/executor/mode";
 import { shutdownOcr } from "@/lib/media/ocr";

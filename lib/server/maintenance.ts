@@ -1,6 +1,6 @@
 import { resendStaleBatches } from "@/lib/assets/batch/batch";
 import { expireAbandonedUploads } from "@/lib/assets/multipart";
-import { config } from "@/lib/config";
+import { config } from "@/lib/core/config";
 import { sqlPool } from "@/lib/db/client";
 import { pruneExecutorHistory } from "@/lib/executor/store";
 import { pruneExpiredIdempotencyRecords } from "@/lib/http/idempotency";

@@ -1,6 +1,6 @@
 import { createHash, type Hash } from "node:crypto";
 import { Readable, Transform, type TransformCallback } from "node:stream";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import type { PutBody, PutResult, Storage } from "./types";
 
 /**

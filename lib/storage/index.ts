@@ -1,7 +1,8 @@
-import { config } from "@/lib/config";
+import { config } from "@/lib/core/config";
 import { FsStorage } from "./fs";
 import { S3Storage } from "./s3";
 import type { Storage, StorageConfig } from "./types";
+import { processSingleton } from "@/lib/core/singleton";
 
 export type {
   ByteRange,
@@ -21,14 +22,7 @@ export function createStorage(cfg: StorageConfig): Storage {
   return cfg.driver === "s3" ? new S3Storage(cfg.s3) : new FsStorage(cfg.fsRoot);
 }
 
-// Cached on globalThis rather than in module scope: Next.js dev reloads re-evaluate modules, and
-// each S3Client would otherwise keep its own socket pool alive.
-const INSTANCE = Symbol.for("sieve.storage");
-type WithStorage = typeof globalThis & { [INSTANCE]?: Storage };
-
-/** The configured backend, created on first use. */
+/** The configured backend, created on first use (one per process: each S3Client keeps a socket pool). */
 export function storage(): Storage {
-  const g = globalThis as WithStorage;
-  g[INSTANCE] ??= createStorage(config().storage);
-  return g[INSTANCE];
+  return processSingleton("storage", () => createStorage(config().storage));
 }

@@ -6,7 +6,7 @@ import path from "node:path";
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startLocalS3, type LocalS3 } from "@/tests/support/s3rver";
-import { isApiError } from "@/lib/http/errors";
+import { isApiError } from "@/lib/core/errors";
 import { createS3Client } from "./s3";
 import { createStorage, type Storage, type StorageConfig } from "./index";
 

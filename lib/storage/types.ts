@@ -1,5 +1,5 @@
 import type { Readable } from "node:stream";
-import type { Config } from "@/lib/config";
+import type { Config } from "@/lib/core/config";
 
 /**
  * The one object-storage interface of Sieve. Two backends implement it (fs.ts, s3.ts) and one

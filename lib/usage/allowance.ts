@@ -1,8 +1,8 @@
-import { config } from "@/lib/config";
+import { config } from "@/lib/core/config";
 import { db, sqlPool } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { recordEvent } from "@/lib/events/record";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 
 type Tx = Prisma.TransactionClient;
 

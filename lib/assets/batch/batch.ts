@@ -4,7 +4,7 @@ import { moveAsset, updateAsset } from "@/lib/assets/update";
 import { requireFolderInProject } from "@/lib/folders/lookup";
 import { db } from "@/lib/db/client";
 import type { BatchOperation, Prisma } from "@/lib/db/generated/client";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { retryAsset } from "@/lib/moderation/pipeline/retry";
 import type { ApiBatch, BatchItem, BatchOperationName, CreateBatchBody } from "./schemas";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { FILTERABLE_ASSET_FIELDS, compileAssetFilter, mentionsField, parseAssetFilter } from "@/lib/assets/filter";
 import { F1 } from "@/lib/assets/filter/test-helpers";
 

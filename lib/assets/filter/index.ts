@@ -9,7 +9,7 @@
  * keep the two in sync.
  */
 import type { Prisma } from "@/lib/db/generated/client";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import type { FilterableAssetField } from "@/lib/assets/filter/fields";
 import { ASSET_FILTER_LIMITS } from "@/lib/assets/filter/limits";
 import { parseAst } from "@/lib/assets/filter/parser";

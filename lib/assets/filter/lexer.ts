@@ -2,7 +2,7 @@
  * Filter tokenizer: splits the filter into values, operators and punctuation, keeping each token's
  * 0-based position for error messages. Also home of the positioned error constructor shared by all stages.
  */
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 
 // --- Errors --------------------------------------------------------------------------------------------
 

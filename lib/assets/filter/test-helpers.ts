@@ -1,6 +1,6 @@
 /** Shared fixtures for the asset filter tests. */
 import { expect } from "vitest";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { parseAssetFilter } from "@/lib/assets/filter";
 
 export const F1 = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";

@@ -1,6 +1,6 @@
 /** Per-field value parsers: check a value token and convert it to what Prisma expects for the column. */
-import type { ApiError } from "@/lib/http/errors";
-import { isUuid } from "@/lib/http/uuid";
+import type { ApiError } from "@/lib/core/errors";
+import { isUuid } from "@/lib/core/ids";
 import { STRING_FIELDS, type FilterableAssetField } from "@/lib/assets/filter/fields";
 import { filterError, hasWildcard, show, type ValueToken } from "@/lib/assets/filter/lexer";
 

@@ -1,4 +1,4 @@
-import { config } from "@/lib/config";
+import { config } from "@/lib/core/config";
 import { extractDocument, PANDOC_FORMATS } from "@/lib/media/document";
 import { extractPdf } from "@/lib/media/pdf";
 import { fetchWebsiteText, htmlToText } from "@/lib/media/website";

@@ -1,4 +1,4 @@
-import { config } from "@/lib/config";
+import { config } from "@/lib/core/config";
 import { frameIntervalFor, sampleFrames } from "@/lib/media/frames";
 import { probeMedia } from "@/lib/media/probe";
 import { transcribeAudio, type TranscriptSegment } from "@/lib/media/transcribe";

@@ -2,7 +2,7 @@ import { createWriteStream } from "node:fs";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { collectStream } from "@/lib/assets/peek";
+import { collectStream } from "@/lib/core/streams";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
 import { withTempDir } from "@/lib/media/tools";
 import { storage } from "@/lib/storage";

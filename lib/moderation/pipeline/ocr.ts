@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { config } from "@/lib/config";
+import { config } from "@/lib/core/config";
 import { recognizeText } from "@/lib/media/ocr";
 import { MAX_EXTRACTED_TEXT_CHARS } from "./content";
 import { classifyPart, errorMessage, unavailablePart, type Part } from "./parts";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { config } from "@/lib/config";
+import { config } from "@/lib/core/config";
 import { imageLabelsFrom } from "../image/nsfw";
 import { combineProviders, providerNotesJson, type CombinedResult } from "../providers/combine";
 import { configuredProviders } from "../providers/configured";

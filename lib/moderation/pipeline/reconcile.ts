@@ -1,4 +1,4 @@
-import { config } from "@/lib/config";
+import { config } from "@/lib/core/config";
 import { sqlPool } from "@/lib/db/client";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
 import { withTransaction } from "@/lib/db/transaction";

@@ -1,7 +1,7 @@
 import { assertNotHeld } from "@/lib/assets/lookup";
 import { db } from "@/lib/db/client";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { processAfterUpload } from "./dispatch";
 import { addToOutbox, processOutboxRow } from "./outbox";
 

@@ -1,4 +1,4 @@
-import { config } from "@/lib/config";
+import { config } from "@/lib/core/config";
 import { createNsfwProvider } from "../image/nsfw";
 import { createRulesTextProvider } from "../text/provider";
 import { createOpenAIModerationProvider } from "./openai";

@@ -1,5 +1,5 @@
 import { handle, routes } from "@/lib/http/handler";
-import { ApiError } from "@/lib/http/errors";
+import { ApiError } from "@/lib/core/errors";
 import { ensureLensEndpoint } from "@/lib/lenses/endpoints";
 import { ensureLens } from "@/lib/lenses/lenses";
 

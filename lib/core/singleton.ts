@@ -1,0 +1,25 @@
+/**
+ * Process-wide instances, whatever the module graph: Next.js bundles its own copies of our modules
+ * beside the server's (and dev reloads re-evaluate them), so module-level state would exist twice.
+ * Every such instance lives here, on globalThis under a registry symbol.
+ */
+type Registry = Record<symbol, unknown>;
+const slot = (name: string) => Symbol.for(`sieve.${name}`);
+
+/** The instance called `name`, created on first use. */
+export function processSingleton<T>(name: string, create: () => T): T {
+  const store = globalThis as unknown as Registry;
+  const key = slot(name);
+  if (!(key in store)) store[key] = create();
+  return store[key] as T;
+}
+
+/** The instance if it was created (without creating it). */
+export function existingSingleton<T>(name: string): T | undefined {
+  return (globalThis as unknown as Registry)[slot(name)] as T | undefined;
+}
+
+/** Forgets the instance; the next processSingleton() call creates a new one. */
+export function forgetSingleton(name: string): void {
+  delete (globalThis as unknown as Registry)[slot(name)];
+}
