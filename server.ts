@@ -1,11 +1,66 @@
 /**
- * Sieve's production server: starts the database (embedded unless DATABASE_URL is set), applies
- * migrations, builds Next.js when no build exists, and serves everything from one Node HTTP server.
- * Owning the server lets the CDN's hot path be dispatched below Next.js later without rework.
+ * Sieve's production server and the composition root: lib/server starts the database (embedded
+ * unless DATABASE_URL is set), applies migrations, builds Next.js when no build exists and serves
+ * everything from one Node HTTP server (so the CDN's hot path can be dispatched below Next.js);
+ * this file plugs the application into it — the demo project, background tasks, model warm-up.
  */
+import { expireAbandonedUploads } from "@/lib/assets/multipart";
+import { reconcilePendingAssets } from "@/lib/assets/processing/reconcile";
+import { PERMISSIONS } from "@/lib/auth/permissions";
+import { config } from "@/lib/core/config";
+import { sqlPool } from "@/lib/db/client";
+import { pruneExecutorHistory } from "@/lib/executor/store";
+import { pruneExpiredIdempotencyRecords } from "@/lib/http/idempotency";
+import { kickOutbox } from "@/lib/jobs/outbox";
+import { shutdownOcr } from "@/lib/media/ocr";
+import { shutdownNsfw, warmUpNsfw } from "@/lib/moderation/image/nsfw";
+import { countProjects, createProject } from "@/lib/projects/provision";
 import { runServer } from "@/lib/server/main";
+import { startPeriodicTasks } from "@/lib/server/maintenance";
 
-runServer().catch((error: unknown) => {
+const MAINTENANCE_MS = 60_000;
+
+runServer({
+  async prepare() {
+    if ((await countProjects()) > 0) return ["  More projects and keys: npm run --silent admin -- create-project --name NAME"];
+    const demo = await createProject({ name: "Demo project", permissions: [...PERMISSIONS] });
+    return [
+      "  Demo project created (shown once; keep the key):",
+      `    projectId: ${demo.projectId}`,
+      `    apiKey:    ${demo.apiKey}`,
+      `  Try: curl -H "X-Api-Key: ${demo.apiKey}" ${config().apiBaseUrl}/projects/${demo.projectId}/folders`,
+    ];
+  },
+  started() {
+    // Load the image model now rather than on the first image upload (about 0.8 s).
+    warmUpNsfw().catch((error: Error) => console.error(`[sieve] image model did not load: ${error.message}`));
+    return startPeriodicTasks([
+      // Housekeeping: abandoned multipart uploads, expired idempotency records, executor history.
+      {
+        label: "maintenance",
+        intervalMs: MAINTENANCE_MS,
+        run: async () => {
+          await expireAbandonedUploads();
+          await pruneExpiredIdempotencyRecords();
+          await pruneExecutorHistory(sqlPool());
+        },
+      },
+      // The job outbox (at start too: what a crashed process left goes out at once), then pending
+      // assets without a run.
+      {
+        label: "pipeline reconciliation",
+        intervalMs: Math.min(MAINTENANCE_MS, config().pipeline.reconcileAfterSeconds * 1000),
+        run: async () => {
+          await kickOutbox();
+          await reconcilePendingAssets();
+        },
+      },
+    ]);
+  },
+  async stop() {
+    await Promise.allSettled([shutdownNsfw(), shutdownOcr()]);
+  },
+}).catch((error: unknown) => {
   console.error(error instanceof Error ? (error.stack ?? error.message) : error);
   process.exit(1);
 });

@@ -1,7 +1,8 @@
 import { inngest } from "@/inngest/client";
 import { analyzeAsset } from "@/lib/moderation/pipeline/analyze";
-import { finishProcessing, markProcessingFailed } from "@/lib/moderation/pipeline/decision";
-import { PROCESS_ASSET_EVENT, type ProcessAssetData } from "@/lib/moderation/pipeline/events";
+import { markProcessingFailed } from "@/lib/assets/processing/outcome";
+import { PROCESS_ASSET_EVENT, type ProcessAssetData } from "@/lib/assets/processing/request";
+import { finishProcessing } from "@/lib/moderation/pipeline/decision";
 
 /**
  * Classifies one asset and applies the policy. The analysis (read content, run classifiers, build
@@ -11,7 +12,7 @@ import { PROCESS_ASSET_EVENT, type ProcessAssetData } from "@/lib/moderation/pip
  *   call; a retry re-runs the (cheap) analysis.
  * - audio, video (`media` lane): the expensive analysis is its own memoized step, so a crash after
  *   it never analyzes the same video twice.
- * Lanes (events.ts) keep queue=false requests from waiting behind background work, and background
+ * Lanes (lib/assets/processing/request.ts) keep queue=false requests from waiting behind background work, and background
  * work from taking every core from the requests.
  * When every retry failed, onFailure puts the asset in `error` with an `asset.failed` event.
  */

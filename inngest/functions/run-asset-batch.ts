@@ -1,16 +1,12 @@
 import { inngest } from "@/inngest/client";
-import { BATCH_REQUESTED_EVENT, finishBatch, runBatchItem } from "@/lib/assets/batch/batch";
-import { db } from "@/lib/db/client";
+import { BATCH_REQUESTED_EVENT, batchSize, finishBatch, runBatchItem } from "@/lib/assets/batch/batch";
 
 /** Applies a batch operation asset by asset; each asset is one memoized step (applied once). */
 export const runAssetBatch = inngest.createFunction(
   { id: "run-asset-batch", name: "Run asset batch", retries: 3, triggers: [{ event: BATCH_REQUESTED_EVENT }] },
   async ({ event, step }) => {
     const batchId = (event.data as { batchId: string }).batchId;
-    const size = await step.run("count-items", async () => {
-      const batch = await db().batchOperation.findUnique({ where: { id: batchId } });
-      return batch ? (batch.items as unknown[]).length : 0;
-    });
+    const size = await step.run("count-items", () => batchSize(batchId));
     const outcomes = [];
     for (let index = 0; index < size; index++) {
       outcomes.push(await step.run(`item-${index}`, () => runBatchItem(batchId, index)));

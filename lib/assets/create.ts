@@ -18,7 +18,7 @@ import { ApiError } from "@/lib/core/errors";
 import { collectStream } from "@/lib/core/streams";
 import { parseJsonBody } from "@/lib/http/body";
 import { parseOrThrow } from "@/lib/http/validation";
-import { processAfterUpload } from "@/lib/moderation/pipeline/dispatch";
+import { processAfterUpload } from "@/lib/assets/processing/dispatch";
 
 /** Entry points of the create/upload endpoints: they turn requests into drafts and content. */
 

@@ -4,7 +4,9 @@ import { CONTENT_HEAD_BYTES, detectContent, describeImage, type AssetType } from
 import { mapConstraintViolation } from "@/lib/assets/lookup";
 import { collectStream } from "@/lib/core/streams";
 import { readContentHead } from "@/lib/assets/peek";
-import { addToOutbox, processOutboxRow } from "@/lib/moderation/pipeline/outbox";
+import { prismaRunner } from "@/lib/db/sql";
+import { enqueueJobs } from "@/lib/jobs/outbox";
+import { processingRequest } from "@/lib/assets/processing/request";
 import { recordUploadedEvent } from "@/lib/assets/events";
 import { draftColumns, type AssetDraft } from "@/lib/assets/draft";
 import { checkDraft } from "@/lib/assets/ingest";
@@ -186,7 +188,7 @@ async function completeUpload(assetId: string): Promise<AssetRow> {
           },
         });
         await recordUploadedEvent(tx, updated);
-        await addToOutbox(tx, processOutboxRow(updated));
+        await enqueueJobs(prismaRunner(tx), [processingRequest(updated)]);
         return updated;
       });
     });

@@ -1,9 +1,12 @@
-import type pg from "pg";
+import { placeholders, prismaRunner, type SqlRunner } from "@/lib/db/sql";
 import type { Prisma } from "@/lib/db/generated/client";
 import { EVENT_TYPES, type EventAssetSnapshot, type EventFact, type EventType } from "@/lib/events/catalogue";
 
-type Tx = Prisma.TransactionClient;
-
+/**
+ * The one writer of the `events` table. Events are recorded inside the caller's transaction, so an
+ * event exists exactly when its change does; their `txid` column (set by the database) is what lets
+ * the feed order them safely, and their `seq` follows the given order.
+ */
 export interface NewEvent {
   projectId: string;
   type: EventType;
@@ -14,52 +17,42 @@ export interface NewEvent {
   facts: EventFact[];
 }
 
-/**
- * Records an event inside the caller's transaction, so an event exists exactly when its change does.
- * Its `txid` column (set by the database) is what lets the feed order events safely.
- */
-export async function recordEvent(tx: Tx, event: NewEvent): Promise<void> {
-  const meta = EVENT_TYPES[event.type];
-  await tx.event.create({
-    data: {
-      projectId: event.projectId,
-      type: event.type,
-      severity: meta.severity,
-      title: event.title,
-      description: event.description ?? null,
-      userId: event.userId ?? null,
-      assetId: event.asset?.id ?? null,
-      asset: event.asset ? { ...event.asset } : undefined,
-      facts: event.facts.map((f) => ({ ...f })),
-      notify: meta.notify,
-    },
-  });
-}
+const CASTS = ["uuid[]", "uuid[]", "text[]", "text[]", "text[]", "text[]", "uuid[]", "jsonb[]", "jsonb[]", "boolean[]"];
 
 /**
- * The same for the hand-written SQL paths (the pipeline's decision transaction): several events in
- * one statement on the caller's pg client, in the given order (their `seq` follows it).
+ * The INSERT of events with placeholders from `$first`, for a statement that composes it (the
+ * upload hot path writes its asset, event and job in one statement); `eventValues` gives the values.
  */
-export async function recordEventsSql(client: Pick<pg.PoolClient, "query">, events: readonly NewEvent[]): Promise<void> {
-  if (events.length === 0) return;
-  await client.query(
-    `INSERT INTO events (id, project_id, user_id, type, severity, title, description, asset_id, asset, facts, notify, created_at, updated_at)
+export function eventInsertSql(first: number): string {
+  return `INSERT INTO events (id, project_id, user_id, type, severity, title, description, asset_id, asset, facts, notify, created_at, updated_at)
      SELECT gen_random_uuid(), e.project_id, e.user_id, e.type, e.severity::event_severity, e.title, e.description, e.asset_id, e.asset,
             e.facts, e.notify, now(), now()
-       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::text[], $5::text[], $6::text[], $7::uuid[], $8::jsonb[], $9::jsonb[], $10::boolean[])
+       FROM unnest(${placeholders(first, CASTS).join(", ")})
             WITH ORDINALITY AS e(project_id, user_id, type, severity, title, description, asset_id, asset, facts, notify, n)
-      ORDER BY e.n`,
-    [
-      events.map((e) => e.projectId),
-      events.map((e) => e.userId ?? null),
-      events.map((e) => e.type),
-      events.map((e) => EVENT_TYPES[e.type].severity),
-      events.map((e) => e.title),
-      events.map((e) => e.description ?? null),
-      events.map((e) => e.asset?.id ?? null),
-      events.map((e) => (e.asset ? JSON.stringify(e.asset) : null)),
-      events.map((e) => JSON.stringify(e.facts)),
-      events.map((e) => EVENT_TYPES[e.type].notify),
-    ],
-  );
+      ORDER BY e.n`;
+}
+
+export function eventValues(events: readonly NewEvent[]): unknown[] {
+  return [
+    events.map((e) => e.projectId),
+    events.map((e) => e.userId ?? null),
+    events.map((e) => e.type),
+    events.map((e) => EVENT_TYPES[e.type].severity),
+    events.map((e) => e.title),
+    events.map((e) => e.description ?? null),
+    events.map((e) => e.asset?.id ?? null),
+    events.map((e) => (e.asset ? JSON.stringify(e.asset) : null)),
+    events.map((e) => JSON.stringify(e.facts)),
+    events.map((e) => EVENT_TYPES[e.type].notify),
+  ];
+}
+
+/** Records events on a pg client or pool (the SQL paths), in one statement. */
+export async function recordEvents(runner: SqlRunner, events: readonly NewEvent[]): Promise<void> {
+  if (events.length > 0) await runner.query(eventInsertSql(1), eventValues(events));
+}
+
+/** The same inside a Prisma transaction. */
+export function recordEvent(tx: Prisma.TransactionClient, event: NewEvent): Promise<void> {
+  return recordEvents(prismaRunner(tx), [event]);
 }

@@ -43,9 +43,7 @@ export async function prepareInngest(cfg: Config, pool: pg.Pool): Promise<Innges
   process.env.INNGEST_EVENT_KEY = eventKey;
   process.env.INNGEST_BASE_URL = eventApiUrl;
   delete process.env.INNGEST_DEV;
-  // A client constructed before this point (imported by the server's own modules) read the old
-  // environment; Next.js's copy is constructed later and reads the new one.
-  (await import("@/inngest/client")).inngest.setEnvVars();
+  (await import("@/lib/jobs/client")).reloadJobClientEnvironment();
   return {
     mode,
     async start(serveOrigin) {

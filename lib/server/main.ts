@@ -2,25 +2,33 @@ import { randomUUID } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import next from "next";
-import { PERMISSIONS } from "@/lib/auth/permissions";
 import { config } from "@/lib/core/config";
 import { sqlPool } from "@/lib/db/client";
 import { prepareInngest } from "@/lib/executor/mode";
-import { shutdownOcr } from "@/lib/media/ocr";
-import { shutdownNsfw, warmUpNsfw } from "@/lib/moderation/image/nsfw";
 import { ensureDatabase } from "@/lib/db/database";
-import { countProjects, createProject } from "@/lib/projects/provision";
 import { ensureNextBuild } from "@/lib/server/build";
-import { startMaintenance } from "@/lib/server/maintenance";
 
-export async function runServer(): Promise<void> {
+/**
+ * What the application plugs into the server (server.ts composes it): the server itself knows no
+ * domain.
+ */
+export interface ServerHooks {
+  /** Once the database is ready, before Next.js loads; returns lines for the start banner. */
+  prepare(): Promise<string[]>;
+  /** Once the server listens and runs functions: background work; returns its stop function. */
+  started(): () => void;
+  /** On shutdown, before the database stops. */
+  stop(): Promise<void>;
+}
+
+export async function runServer(hooks: ServerHooks): Promise<void> {
   process.env.NEXT_TELEMETRY_DISABLED ??= "1";
   const cfg = config();
   const dev = cfg.dev;
   const dir = process.cwd();
 
   const database = await ensureDatabase();
-  const demo = (await countProjects()) === 0 ? await createProject({ name: "Demo project", permissions: [...PERMISSIONS] }) : null;
+  const banner = await hooks.prepare();
   if (!dev) await ensureNextBuild(dir);
   // Before Next.js loads: in embedded mode this sets the Inngest variables the SDK reads.
   const inngestRuntime = await prepareInngest(cfg, sqlPool());
@@ -42,20 +50,18 @@ export async function runServer(): Promise<void> {
     server.listen(cfg.port, cfg.host, resolve);
   });
   await inngestRuntime.start(loopbackOrigin(server, cfg.host));
-  // Load the image model now rather than on the first image upload (about 0.8 s).
-  warmUpNsfw().catch((error: Error) => console.error(`[sieve] image model did not load: ${error.message}`));
-  const stopMaintenance = startMaintenance();
+  const stopBackground = hooks.started();
 
-  printBanner(cfg, database.embedded, demo);
+  printBanner(cfg, database.embedded, banner);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     console.log(`[sieve] ${signal} received, shutting down`);
-    stopMaintenance();
+    stopBackground();
     await inngestRuntime.stop().catch(() => undefined);
-    await Promise.allSettled([shutdownNsfw(), shutdownOcr()]);
+    await hooks.stop().catch(() => undefined);
     server.closeIdleConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     await database.stop().catch(() => undefined);
@@ -73,11 +79,7 @@ function loopbackOrigin(server: http.Server, host: string): string {
   return `http://${h}:${port}`;
 }
 
-function printBanner(
-  cfg: ReturnType<typeof config>,
-  embedded: boolean,
-  demo: { projectId: string; apiKey: string } | null,
-) {
+function printBanner(cfg: ReturnType<typeof config>, embedded: boolean, more: string[]) {
   const lines = [
     "",
     "Sieve is running",
@@ -86,17 +88,8 @@ function printBanner(
     `  OpenAPI:       ${cfg.apiBaseUrl}/openapi.json`,
     `  Database:      ${embedded ? `embedded PostgreSQL (data in ${cfg.dataDir})` : "DATABASE_URL"}`,
     `  Pipeline:      ${cfg.inngest.mode === "embedded" ? "embedded Inngest executor (state in PostgreSQL)" : `Inngest (${cfg.inngest.mode})`}`,
+    "",
+    ...more,
   ];
-  if (demo) {
-    lines.push(
-      "",
-      "  Demo project created (shown once; keep the key):",
-      `    projectId: ${demo.projectId}`,
-      `    apiKey:    ${demo.apiKey}`,
-      `  Try: curl -H "X-Api-Key: ${demo.apiKey}" ${cfg.apiBaseUrl}/projects/${demo.projectId}/folders`,
-    );
-  } else {
-    lines.push("", "  More projects and keys: npm run --silent admin -- create-project --name NAME");
-  }
   console.log(lines.join("\n") + "\n");
 }

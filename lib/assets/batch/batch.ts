@@ -1,11 +1,12 @@
-import { inngest } from "@/inngest/client";
 import { deleteAsset, deleteAssetContent } from "@/lib/assets/delete";
 import { moveAsset, updateAsset } from "@/lib/assets/update";
 import { requireFolderInProject } from "@/lib/folders/lookup";
 import { db } from "@/lib/db/client";
 import type { BatchOperation, Prisma } from "@/lib/db/generated/client";
 import { ApiError } from "@/lib/core/errors";
-import { retryAsset } from "@/lib/moderation/pipeline/retry";
+import { prismaRunner } from "@/lib/db/sql";
+import { enqueueJobs, kickOutbox, type JobMessage } from "@/lib/jobs/outbox";
+import { retryAsset } from "@/lib/assets/processing/retry";
 import type { ApiBatch, BatchItem, BatchOperationName, CreateBatchBody } from "./schemas";
 
 /**
@@ -36,22 +37,32 @@ export async function createBatch(projectId: string, body: CreateBatchBody): Pro
   const { operation, assetIds, ...params } = body;
   if (body.operation === "move" && body.folderId) await requireFolderInProject(projectId, body.folderId);
   const items: BatchItem[] = assetIds.map((assetId) => ({ assetId: assetId.toLowerCase(), status: "queued", code: null, message: null }));
-  const row = await db().batchOperation.create({
-    data: { projectId, operation, params: params as Prisma.InputJsonValue, items: items as unknown as Prisma.InputJsonValue },
+  // The batch and its job commit together (the job outbox); the relay hands the job over after commit.
+  const row = await db().$transaction(async (tx) => {
+    const created = await tx.batchOperation.create({
+      data: { projectId, operation, params: params as Prisma.InputJsonValue, items: items as unknown as Prisma.InputJsonValue },
+    });
+    await enqueueJobs(prismaRunner(tx), [batchRequest(created.id)]);
+    return created;
   });
-  // A lost send is not fatal: the batch stays queued and the maintenance loop re-sends it.
-  await sendBatch(row.id).catch((error: Error) => console.error(`[sieve] batch ${row.id} not handed over yet: ${error.message}`));
+  void kickOutbox();
   return serializeBatch(row);
 }
 
-export async function sendBatch(batchId: string): Promise<void> {
-  await inngest.send({ id: `sieve-batch-${batchId}`, name: BATCH_REQUESTED_EVENT, data: { batchId } });
+function batchRequest(batchId: string): JobMessage {
+  return { id: `sieve-batch-${batchId}`, name: BATCH_REQUESTED_EVENT, data: { batchId } };
 }
 
 export async function getBatch(projectId: string, batchId: string): Promise<ApiBatch> {
   const row = await db().batchOperation.findFirst({ where: { id: batchId, projectId } });
   if (!row) throw new ApiError("batch/not-found");
   return serializeBatch(row);
+}
+
+/** How many assets the batch names (0 when it does not exist). */
+export async function batchSize(batchId: string): Promise<number> {
+  const batch = await db().batchOperation.findUnique({ where: { id: batchId }, select: { items: true } });
+  return batch ? (batch.items as unknown[]).length : 0;
 }
 
 /** Applies the batch's operation to one asset; returns its outcome (never throws an ApiError). */
@@ -99,15 +110,4 @@ async function applyOperation(batch: BatchOperation, assetId: string): Promise<v
 
 export async function finishBatch(batchId: string): Promise<void> {
   await db().batchOperation.update({ where: { id: batchId }, data: { status: "completed", finishedAt: new Date() } });
-}
-
-/** Batches whose send was lost (still queued after a minute) are handed over again. */
-export async function resendStaleBatches(): Promise<number> {
-  const stale = await db().batchOperation.findMany({
-    where: { status: "queued", createdAt: { lt: new Date(Date.now() - 60_000) } },
-    select: { id: true },
-    take: 100,
-  });
-  for (const { id } of stale) await sendBatch(id);
-  return stale.length;
 }

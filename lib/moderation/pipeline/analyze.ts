@@ -8,7 +8,7 @@ import { analyzeMediaFile } from "./analyze-media";
 import { storeTextChild, type ChildDraft } from "./children";
 import { ContentMissingError, MAX_TEXT_BYTES, readAssetBytes, withContentFile } from "./content";
 import { findHashHold, type HoldFinding } from "./hash-hold";
-import type { ProcessAssetData } from "./events";
+import type { ProcessAssetData } from "@/lib/assets/processing/request";
 import { mergeJudgements } from "./judgements";
 import { ocrTextPart } from "./ocr";
 import { classifyPart, labelsOf, type Part } from "./parts";

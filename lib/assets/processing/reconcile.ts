@@ -2,12 +2,13 @@ import { config } from "@/lib/core/config";
 import { sqlPool } from "@/lib/db/client";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
 import { withTransaction } from "@/lib/db/transaction";
-import { kickOutbox, processOutboxRow } from "./outbox";
+import { enqueueJobs, kickOutbox } from "@/lib/jobs/outbox";
+import { processingRequest } from "./request";
 
 /**
  * Assets can be `pending` with no run behind them, e.g. when the Inngest server lost an event.
  * Every pending asset older than SIEVE_PROCESSING_RECONCILE_SECONDS goes back into the pipeline
- * outbox (at most once per period); the event id (asset + generation) makes the re-send a no-op
+ * job outbox (at most once per period); the event id (asset + generation) makes the re-send a no-op
  * when the first one did arrive.
  */
 export async function reconcilePendingAssets(limit = 500): Promise<number> {
@@ -24,11 +25,7 @@ export async function reconcilePendingAssets(limit = 500): Promise<number> {
                   replace(type::text, '-', '_') AS type`,
       [seconds, limit],
     );
-    const outbox = rows.map(processOutboxRow);
-    await client.query(
-      `INSERT INTO pipeline_outbox (event_id, name, data) SELECT * FROM unnest($1::text[], $2::text[], $3::jsonb[])`,
-      [outbox.map((o) => o.eventId), outbox.map((o) => o.name), outbox.map((o) => JSON.stringify(o.data))],
-    );
+    await enqueueJobs(client, rows.map(processingRequest));
     return rows.length;
   });
   if (count > 0) await kickOutbox();

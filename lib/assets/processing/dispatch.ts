@@ -2,11 +2,13 @@ import { config } from "@/lib/core/config";
 import { db, sqlPool } from "@/lib/db/client";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
 import { listen, type Listener } from "@/lib/db/listen";
-import { INTERACTIVE_TYPES } from "./events";
-import { kickOutbox } from "./outbox";
+import { processSingleton } from "@/lib/core/singleton";
+import { kickOutbox } from "@/lib/jobs/outbox";
+import { INTERACTIVE_TYPES } from "./request";
 
 /**
- * Hands assets to the pipeline and lets `queue=false` uploads wait for their decision.
+ * Hands assets to the pipeline (kicks the job outbox) and lets `queue=false` uploads wait for their
+ * decision.
  * A decision is announced in-process and by NOTIFY (other processes), so a waiting request wakes
  * as soon as the decision commits, wherever it was made.
  */
@@ -16,12 +18,7 @@ interface Registry {
   waiters: Map<string, Set<() => void>>;
   listener?: Listener;
 }
-const KEY = Symbol.for("sieve.decisionWaiters");
-function registry(): Registry {
-  const store = globalThis as typeof globalThis & { [KEY]?: Registry };
-  store[KEY] ??= { waiters: new Map() };
-  return store[KEY];
-}
+const registry = () => processSingleton<Registry>("decisionWaiters", () => ({ waiters: new Map() }));
 
 /** Wakes requests waiting in this process (the NOTIFY in the decision's transaction reaches the others). */
 export function announceDecision(assetId: string): void {

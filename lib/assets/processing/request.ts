@@ -1,4 +1,11 @@
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
+import type { JobMessage } from "@/lib/jobs/outbox";
+
+/**
+ * What assets publish when an asset needs processing (an upload completed, a retry, the
+ * reconciler): one job message per asset and processing generation, written to the job outbox in
+ * the same transaction as the asset. The moderation pipeline consumes it (inngest/functions).
+ */
 
 /** The event that asks the pipeline to process one asset (one generation: a retry starts the next). */
 export const PROCESS_ASSET_EVENT = "sieve/asset.process-requested";
@@ -25,7 +32,7 @@ function laneOf(row: Pick<AssetRow, "id" | "type" | "queued">): ProcessAssetData
   return parseInt(row.id.slice(-1), 16) % 2 === 0 ? "interactive-0" : "interactive-1";
 }
 
-export function processAssetData(row: Pick<AssetRow, "id" | "projectId" | "processingGeneration" | "type" | "queued">): ProcessAssetData {
+function processAssetData(row: Pick<AssetRow, "id" | "projectId" | "processingGeneration" | "type" | "queued">): ProcessAssetData {
   return {
     assetId: row.id,
     projectId: row.projectId,
@@ -35,6 +42,14 @@ export function processAssetData(row: Pick<AssetRow, "id" | "projectId" | "proce
 }
 
 /** Same asset and generation → same event id, so re-sends (reconciler, client retries) are deduplicated. */
-export function processEventId(data: ProcessAssetData): string {
+function processEventId(data: ProcessAssetData): string {
   return `sieve-process-${data.assetId}-${data.generation}`;
+}
+
+type RequestFacts = Parameters<typeof processAssetData>[0];
+
+/** The job message asking the pipeline to process this asset's current generation. */
+export function processingRequest(row: RequestFacts): JobMessage {
+  const data = processAssetData(row);
+  return { id: processEventId(data), name: PROCESS_ASSET_EVENT, data: { ...data } };
 }

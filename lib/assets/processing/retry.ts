@@ -1,9 +1,11 @@
 import { assertNotHeld } from "@/lib/assets/lookup";
+import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db/client";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
-import { ApiError } from "@/lib/core/errors";
+import { prismaRunner } from "@/lib/db/sql";
+import { enqueueJobs } from "@/lib/jobs/outbox";
 import { processAfterUpload } from "./dispatch";
-import { addToOutbox, processOutboxRow } from "./outbox";
+import { processingRequest } from "./request";
 
 /**
  * POST /assets/:id/retry — an asset in `error` goes back to `pending` in a new processing
@@ -25,7 +27,7 @@ export async function retryAsset(asset: AssetRow, queued: boolean): Promise<Asse
     });
     if (count === 0) throw new ApiError("asset/not-retryable", "The asset left status error while the retry was requested.");
     const updated = await tx.asset.findUniqueOrThrow({ where: { id: asset.id } });
-    await addToOutbox(tx, processOutboxRow(updated));
+    await enqueueJobs(prismaRunner(tx), [processingRequest(updated)]);
     return updated;
   });
   return processAfterUpload(row);
