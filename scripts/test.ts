@@ -1,6 +1,6 @@
 /**
- * `npm test`: typecheck, lint, unit tests, production build, HTTP tests against a real server on an
- * embedded PostgreSQL. Prints a final `N passed, N failed` line (counted from vitest's JSON reports
+ * `npm test`: typecheck, lint, dependency rules, unit tests, production build, HTTP tests against a
+ * real server on an embedded PostgreSQL. Prints a final `N passed, N failed` line (counted from vitest's JSON reports
  * plus one per static check) and exits non-zero on any failure.
  */
 import { spawnSync } from "node:child_process";
@@ -50,6 +50,10 @@ const wants = (name: string) => only.length === 0 || only.includes(name);
 
 if (wants("typecheck")) check("typecheck", bin("tsc"), ["--noEmit", "-p", "."]);
 if (wants("lint")) check("lint", bin("eslint"), ["--max-warnings=0", "."]);
+// .dependency-cruiser.cjs: layers, no cycles, one owner for the Inngest client (README "Architecture").
+if (wants("dependencies")) {
+  check("dependency rules", bin("depcruise"), ["lib", "app", "inngest", "components", "scripts", "server.ts", "--config", ".dependency-cruiser.cjs", "--output-type", "err"]);
+}
 if (wants("migrations")) check("migrations match the schema", bin("tsx"), ["scripts/new-migration.ts", "--check"]);
 if (wants("unit")) vitest("unit");
 if (wants("http")) {

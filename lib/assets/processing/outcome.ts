@@ -125,14 +125,16 @@ async function afterCommit(
   return { applied: result.applied, status: result.status, contentRemoved: result.removed !== null && result.removed.length > 0 };
 }
 
-async function lockPendingAsset(client: pg.PoolClient, data: Ref): Promise<LockedAsset | undefined> {
-  const { rows } = await client.query<LockedAsset>(
-    `SELECT a.id::text, a.project_id::text AS "projectId", a.user_id::text AS "userId", a.name, a.type::text, a.external_id AS "externalId",
+export const LOCK_PENDING_ASSET = `SELECT a.id::text, a.project_id::text AS "projectId", a.user_id::text AS "userId", a.name, a.type::text, a.external_id AS "externalId",
             a.processing_options AS "processingOptions", a.safety_hold AS "safetyHold", p.moderation_thresholds AS "moderationThresholds",
             p.default_moderation_action::text AS "defaultModerationAction", p.keep_content_by_default AS "keepContentByDefault"
        FROM assets a JOIN projects p ON p.id = a.project_id
       WHERE a.id = $1 AND a.status = 'pending' AND a.processing_generation = $2
-        FOR UPDATE OF a`,
+        FOR UPDATE OF a`;
+
+async function lockPendingAsset(client: pg.PoolClient, data: Ref): Promise<LockedAsset | undefined> {
+  const { rows } = await client.query<LockedAsset>(
+    LOCK_PENDING_ASSET,
     [data.assetId, data.generation],
   );
   return rows[0];

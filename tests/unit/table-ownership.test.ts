@@ -1,0 +1,203 @@
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { INSERT_UPLOADED_ASSET } from "@/lib/assets/insert";
+import {
+  LOCK_PENDING_ASSET,
+  MARK_CONTENT_REMOVED,
+  MARK_PROCESSING_FAILED,
+  UPDATE_DECIDED_ASSET,
+  UPSERT_CHILD_ASSET,
+} from "@/lib/assets/processing/outcome";
+import { REQUEUE_STALE_PENDING } from "@/lib/assets/processing/reconcile";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
+import { applyMigrations } from "@/lib/db/migrate";
+import { eventInsertSql } from "@/lib/events/record";
+import { outboxInsertSql } from "@/lib/jobs/outbox";
+
+/**
+ * One owner per table, and hand-written SQL that cannot drift from the Prisma schema:
+ * - only lib/assets writes `assets`, only lib/events writes `events`, only lib/jobs writes
+ *   `pipeline_outbox` (a scan of every source file);
+ * - every column named in a hand-written INSERT/UPDATE exists in prisma/schema.prisma, and the upload
+ *   INSERT sets every required column the database cannot fill itself;
+ * - every statement prepares against a database migrated from prisma/migrations (which
+ *   `npm test` checks against the schema), so types and the rest of the SQL are checked too.
+ */
+const root = process.cwd();
+
+const STATEMENTS: Record<string, string> = {
+  INSERT_UPLOADED_ASSET,
+  LOCK_PENDING_ASSET,
+  UPDATE_DECIDED_ASSET,
+  UPSERT_CHILD_ASSET,
+  MARK_CONTENT_REMOVED,
+  MARK_PROCESSING_FAILED,
+  REQUEUE_STALE_PENDING,
+  eventInsertSql: eventInsertSql(1),
+  outboxInsertSql: outboxInsertSql(1),
+};
+
+interface Column {
+  name: string;
+  /** NOT NULL with no default the database applies (Prisma's @updatedAt is set by the client). */
+  requiredInSql: boolean;
+}
+
+/** Tables of prisma/schema.prisma: table name → columns. */
+function schemaTables(): Map<string, Column[]> {
+  const schema = readFileSync(path.join(root, "prisma/schema.prisma"), "utf8");
+  const models = [...schema.matchAll(/^model (\w+) \{([\s\S]*?)^\}/gm)];
+  const modelNames = new Set(models.map((m) => m[1]!));
+  const tables = new Map<string, Column[]>();
+  for (const [, name, body] of models) {
+    const table = /@@map\("([^"]+)"\)/.exec(body!)?.[1] ?? name!;
+    const columns: Column[] = [];
+    for (const line of body!.split("\n")) {
+      const field = /^\s+(\w+)\s+([\w]+)(\?|\[\])?(.*)$/.exec(line);
+      if (!field || line.trim().startsWith("//")) continue;
+      const [, fieldName, type, modifier, rest] = field;
+      if (modelNames.has(type!)) continue; // a relation, not a column
+      const column = /@map\("([^"]+)"\)/.exec(rest!)?.[1] ?? fieldName!;
+      // uuid()/cuid() defaults are applied by the Prisma client, not by the database.
+      const hasDefault = /@default\((?!uuid\(\)|cuid\(\))/.test(rest!);
+      columns.push({ name: column, requiredInSql: modifier === undefined && !hasDefault });
+    }
+    tables.set(table, columns);
+  }
+  return tables;
+}
+
+/** Column names a statement writes to `table`: INSERT column lists and UPDATE … SET targets. */
+function writtenColumns(sql: string, table: string): string[] {
+  const columns: string[] = [];
+  for (const m of sql.matchAll(new RegExp(`INSERT INTO ${table}\\s*\\(([^)]*)\\)`, "g"))) {
+    columns.push(...m[1]!.split(",").map((c) => c.trim()));
+  }
+  for (const m of sql.matchAll(new RegExp(`UPDATE ${table}(?:\\s+\\w+)?\\s+SET\\s+([\\s\\S]*?)(?:\\bFROM\\b|\\bWHERE\\b|\\bRETURNING\\b|$)`, "g"))) {
+    columns.push(...setTargets(m[1]!));
+  }
+  return columns;
+}
+
+/** `a = f(x, y), b = $2` → [a, b]: assignments split at top-level commas. */
+function setTargets(assignments: string): string[] {
+  const targets: string[] = [];
+  let depth = 0;
+  let current = "";
+  for (const ch of assignments + ",") {
+    if (ch === "(") depth++;
+    if (ch === ")") depth--;
+    if (ch === "," && depth === 0) {
+      const target = /^\s*(\w+)\s*=/.exec(current)?.[1];
+      if (target) targets.push(target);
+      current = "";
+    } else current += ch;
+  }
+  return targets;
+}
+
+function sourceFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir)) {
+    const full = path.join(dir, entry);
+    if (["generated", "node_modules"].includes(entry)) continue;
+    if (statSync(full).isDirectory()) out.push(...sourceFiles(full));
+    else if (/\.(ts|tsx)$/.test(entry) && !/\.test\.tsx?$/.test(entry)) out.push(path.relative(root, full));
+  }
+  return out;
+}
+
+const OWNERS: { table: string; model: string; owner: RegExp }[] = [
+  { table: "assets", model: "asset", owner: /^lib\/assets\// },
+  { table: "events", model: "event", owner: /^lib\/events\// },
+  { table: "pipeline_outbox", model: "pipelineOutbox", owner: /^lib\/jobs\/outbox\.ts$/ },
+];
+
+describe("table ownership", () => {
+  const files = ["lib", "app", "inngest", "scripts", "components"]
+    .filter((d) => {
+      try {
+        return statSync(path.join(root, d)).isDirectory();
+      } catch {
+        return false;
+      }
+    })
+    .flatMap((d) => sourceFiles(path.join(root, d)))
+    .concat("server.ts");
+
+  for (const { table, model, owner } of OWNERS) {
+    it(`only ${owner.source.replace(/\\/g, "")} writes ${table}`, () => {
+      const write = new RegExp(`\\.${model}\\.(create|createMany|update|updateMany|upsert|delete|deleteMany)\\b|\\b(INSERT INTO|UPDATE|DELETE FROM)\\s+${table}\\b`);
+      const writers = files.filter((f) => write.test(readFileSync(path.join(root, f), "utf8")));
+      expect(writers.length).toBeGreaterThan(0);
+      expect(writers.filter((f) => !owner.test(f))).toEqual([]);
+    });
+  }
+});
+
+describe("hand-written SQL matches the Prisma schema", () => {
+  const tables = schemaTables();
+
+  it("reads the schema's tables", () => {
+    expect(tables.get("assets")?.map((c) => c.name)).toContain("processing_generation");
+    expect(tables.get("events")?.map((c) => c.name)).toContain("txid");
+  });
+
+  for (const [name, sql] of Object.entries(STATEMENTS)) {
+    it(`${name} names only columns the schema has`, () => {
+      let checked = 0;
+      for (const [table, columns] of tables) {
+        const known = new Set(columns.map((c) => c.name));
+        const written = writtenColumns(sql, table);
+        checked += written.length;
+        expect(written.filter((c) => !known.has(c)), `${name} → ${table}`).toEqual([]);
+      }
+      if (!name.startsWith("LOCK")) expect(checked).toBeGreaterThan(0);
+    });
+  }
+
+  it("the upload INSERT sets every column the database cannot fill", () => {
+    const written = new Set(writtenColumns(INSERT_UPLOADED_ASSET, "assets"));
+    const required = tables.get("assets")!.filter((c) => c.requiredInSql).map((c) => c.name);
+    expect(required.filter((c) => !written.has(c))).toEqual([]);
+  });
+
+  it("the checker catches a column the schema lacks", () => {
+    expect(writtenColumns("UPDATE assets SET status = $2, no_such_column = now() WHERE id = $1", "assets")).toContain("no_such_column");
+  });
+});
+
+describe("hand-written SQL prepares against the migrated database", () => {
+  let tmp: string;
+  let server: EmbeddedPostgres;
+  let client: pg.Client;
+
+  beforeAll(async () => {
+    tmp = mkdtempSync(path.join(os.tmpdir(), "sieve-sql-"));
+    chmodSync(tmp, 0o755); // as root, PostgreSQL runs as `postgres` and must traverse it
+    server = await startEmbeddedPostgres({ dataDir: path.join(tmp, "data"), port: 0 });
+    await applyMigrations(server.url);
+    client = new pg.Client({ connectionString: server.url });
+    await client.connect();
+  }, 120_000);
+
+  afterAll(async () => {
+    await client?.end();
+    await server?.stop();
+    rmSync(tmp, { recursive: true, force: true });
+  });
+
+  for (const [name, sql] of Object.entries(STATEMENTS)) {
+    it(`${name} prepares`, async () => {
+      await client.query(`PREPARE check_statement AS ${sql}`);
+      await client.query(`DEALLOCATE check_statement`);
+    });
+  }
+
+  it("a statement naming a missing column does not prepare", async () => {
+    await expect(client.query(`PREPARE broken AS UPDATE assets SET no_such_column = 1 WHERE id = $1`)).rejects.toThrow(/no_such_column/);
+  });
+});
