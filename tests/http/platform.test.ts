@@ -1,72 +1,14 @@
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import http from "node:http";
-import { fileURLToPath } from "node:url";
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, baseUrl, expectError, newKey, newProject, type ApiResponse, type TestProject } from "./support";
+import { UUID_RE, runCli, cliJson } from "./platform-support";
 
 /**
  * Behaviour shared by every endpoint: request ids, unknown paths and methods, JSON parsing and
- * validation, authentication, project access, permissions, rate limiting, idempotency, the OpenAPI
- * document, and the admin CLI that hands out projects and keys.
+ * validation, authentication, project access, permissions, rate limiting and the OpenAPI document.
+ * Idempotency: platform-idempotency.test.ts; the admin CLI: platform-admin-cli.test.ts.
  */
-
-const repoRoot = fileURLToPath(new URL("../..", import.meta.url));
-const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the admin CLI against the test server's database (DATABASE_URL makes it join, not start, PostgreSQL). */
-function runCli(args: string[], { viaNpm = false } = {}): Promise<CliResult> {
-  const [command, argv] = viaNpm
-    ? ["npm", ["run", "--silent", "admin", "--", ...args]]
-    : [process.execPath, ["--import", "tsx", "scripts/admin.ts", ...args]];
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, {
-      cwd: repoRoot,
-      env: { ...process.env, DATABASE_URL: inject("databaseUrl") },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (stderr += d.toString()));
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
-
-/** The single JSON line a successful CLI command prints. */
-function cliJson(result: CliResult): any {
-  if (result.code !== 0) throw new Error(`CLI failed (${result.code}): ${result.stderr}`);
-  const lines = result.stdout.split("\n").filter((line) => line.length > 0);
-  expect(lines).toHaveLength(1);
-  expect(result.stdout.endsWith("\n")).toBe(true);
-  return JSON.parse(lines[0] ?? "");
-}
-
-/** The message of the JSON error line a failed CLI command prints on stderr. */
-function cliError(result: CliResult): string {
-  const lines = result.stderr.split("\n").filter((line) => line.startsWith("{"));
-  expect(lines).toHaveLength(1);
-  const parsed = JSON.parse(lines[0] ?? "") as { error?: unknown };
-  expect(typeof parsed.error).toBe("string");
-  return parsed.error as string;
-}
-
-/** A replayed response: the stored status and body, a fresh X-Request-Id, and Idempotent-Replayed. */
-function expectReplayOf(replay: ApiResponse, first: ApiResponse) {
-  expect(replay.status).toBe(first.status);
-  expect(replay.text).toBe(first.text);
-  expect(replay.headers.get("idempotent-replayed")).toBe("true");
-  expect(replay.headers.get("content-type")).toBe(first.headers.get("content-type"));
-  expect(replay.headers.get("x-request-id")).toMatch(UUID_RE);
-  expect(replay.headers.get("x-request-id")).not.toBe(first.headers.get("x-request-id"));
-}
 
 let project: TestProject;
 let other: TestProject;
@@ -333,117 +275,6 @@ describe("rate limiting", () => {
   });
 });
 
-describe("idempotency", () => {
-  it("replays the first response with Idempotent-Replayed: true and creates one folder", async () => {
-    const { client, projectId } = await newProject();
-    const key = randomUUID();
-    const first = await client.post(`/projects/${projectId}/folders`, { name: "once" }, { "Idempotency-Key": key });
-    expect(first.status).toBe(200);
-    expect(first.headers.get("idempotent-replayed")).toBeNull();
-
-    const replay = await client.post(`/projects/${projectId}/folders`, { name: "once" }, { "Idempotency-Key": key });
-    expectReplayOf(replay, first);
-    expect(replay.body).toEqual(first.body);
-
-    const list = await client.get(`/projects/${projectId}/folders`);
-    expect(list.body.folders).toEqual([first.body]);
-  });
-
-  it("refuses the same key with a different request with 422 idempotency/key-reused", async () => {
-    const { client, projectId } = await newProject();
-    const key = randomUUID();
-    expect((await client.post(`/projects/${projectId}/folders`, { name: "a" }, { "Idempotency-Key": key })).status).toBe(200);
-    expectError(await client.post(`/projects/${projectId}/folders`, { name: "b" }, { "Idempotency-Key": key }), 422, "idempotency/key-reused");
-    // A different query string is a different request too.
-    const asset = { name: "n.txt", content: { plainText: "hello", type: "text/plain" } };
-    expect((await client.post(`/projects/${projectId}/assets?queue=true`, asset, { "Idempotency-Key": key })).status).toBe(200);
-    expectError(await client.post(`/projects/${projectId}/assets?queue=false`, asset, { "Idempotency-Key": key }), 422, "idempotency/key-reused");
-    const list = await client.get(`/projects/${projectId}/folders`);
-    expect(list.body.folders.map((f: { name: string }) => f.name)).toEqual(["a"]);
-  });
-
-  it("scopes keys to the API key and the operation", async () => {
-    const { client, projectId } = await newProject();
-    const second = await newKey(projectId, ["assets:read", "assets:write"]);
-    const key = randomUUID();
-    const a = await client.post(`/projects/${projectId}/folders`, { name: "a" }, { "Idempotency-Key": key });
-    const b = await second.client.post(`/projects/${projectId}/folders`, { name: "b" }, { "Idempotency-Key": key });
-    expect(a.status).toBe(200);
-    expect(b.status).toBe(200);
-    expect(b.headers.get("idempotent-replayed")).toBeNull();
-    // The same key on another idempotent operation is a different key.
-    const asset = await client.post(
-      `/projects/${projectId}/assets?queue=true`,
-      { name: "n.txt", content: { plainText: "hello", type: "text/plain" } },
-      { "Idempotency-Key": key },
-    );
-    expect(asset.status).toBe(200);
-    expect(asset.headers.get("idempotent-replayed")).toBeNull();
-  });
-
-  it("stores error responses too, replaying them with the first request's traceId", async () => {
-    const { client, projectId } = await newProject();
-    const existing = await client.post(`/projects/${projectId}/folders`, { name: "taken" });
-    const key = randomUUID();
-    const first = await client.post(`/projects/${projectId}/folders`, { name: "taken" }, { "Idempotency-Key": key });
-    const original = expectError(first, 409, "folder/duplicate-name");
-    // Even after the conflict is gone, the retry gets the stored answer.
-    expect((await client.delete(`/folders/${existing.body.id}`)).status).toBe(200);
-    const replay = await client.post(`/projects/${projectId}/folders`, { name: "taken" }, { "Idempotency-Key": key });
-    expectReplayOf(replay, first);
-    expect(replay.body).toEqual(original);
-    expect(replay.body.traceId).toBe(first.headers.get("x-request-id"));
-  });
-
-  it("stores nothing for requests rejected before they run", async () => {
-    const { client, projectId } = await newProject();
-    const key = randomUUID();
-    expectError(await client.post(`/projects/${projectId}/folders`, { name: "" }, { "Idempotency-Key": key }), 400, "request/validation-failed");
-    const reader = await newKey(projectId, ["assets:read"]);
-    expectError(await reader.client.post(`/projects/${projectId}/folders`, { name: "x" }, { "Idempotency-Key": key }), 403, "auth/insufficient-permissions");
-    const res = await client.post(`/projects/${projectId}/folders`, { name: "valid" }, { "Idempotency-Key": key });
-    expect(res.status).toBe(200);
-    expect(res.headers.get("idempotent-replayed")).toBeNull();
-  });
-
-  it("rejects an invalid Idempotency-Key with 400 idempotency/invalid-key and creates nothing", async () => {
-    const { client, projectId } = await newProject();
-    for (const key of ["k".repeat(300), "has space", ""]) {
-      expectError(await client.post(`/projects/${projectId}/folders`, { name: "x" }, { "Idempotency-Key": key }), 400, "idempotency/invalid-key");
-    }
-    expect((await client.post(`/projects/${projectId}/folders`, { name: "x" }, { "Idempotency-Key": "k".repeat(255) })).status).toBe(200);
-    // Endpoints that are not idempotent ignore the header.
-    const list = await client.get(`/projects/${projectId}/folders`, { "Idempotency-Key": "k".repeat(300) });
-    expect(list.status).toBe(200);
-    expect(list.body.folders).toHaveLength(1);
-  });
-
-  it("lets exactly one of many concurrent duplicates run; the others wait or get the replay", async () => {
-    const { client, projectId } = await newProject();
-    const key = randomUUID();
-    const body = { name: "big.txt", content: { plainText: "lorem ipsum dolor sit amet\n".repeat(80_000), type: "text/plain" } };
-    const responses = await Promise.all(
-      Array.from({ length: 10 }, () => client.post(`/projects/${projectId}/assets?queue=true`, body, { "Idempotency-Key": key })),
-    );
-    const fresh = responses.filter((r) => r.headers.get("idempotent-replayed") === null);
-    expect(fresh.filter((r) => r.status === 200)).toHaveLength(1);
-    const original = fresh.find((r) => r.status === 200)!;
-    for (const res of responses) {
-      if (res === original) continue;
-      if (res.status === 409) expectError(res, 409, "idempotency/request-in-progress");
-      else expectReplayOf(res, original);
-    }
-
-    const page = await client.get(`/projects/${projectId}/assets/page`);
-    expect(page.status).toBe(200);
-    expect(page.body.total).toBe(1);
-    expect(page.body.items[0].id).toBe(original.body.id);
-    // Once finished, a retry is a replay of that one asset.
-    const retry = await client.post(`/projects/${projectId}/assets?queue=true`, body, { "Idempotency-Key": key });
-    expectReplayOf(retry, original);
-  });
-});
-
 describe("OpenAPI document", () => {
   it("is served without a key as OpenAPI 3.1.0 JSON, version 1.0.0", async () => {
     const res = await new ApiClient(null).get("/openapi.json");
@@ -455,63 +286,5 @@ describe("OpenAPI document", () => {
     expect(Object.keys(res.body.paths)).toEqual(
       expect.arrayContaining(["/health-check", "/projects/{projectId}/folders", "/folders/{folderId}", "/folders/{folderId}/move"]),
     );
-  });
-});
-
-describe("admin CLI", () => {
-  it("create-project prints one JSON line with projectId, apiKey and permissions; the key works", async () => {
-    const result = await runCli(["create-project", "--name", "CLI project"], { viaNpm: true });
-    const created = cliJson(result);
-    expect(Object.keys(created).sort()).toEqual(["apiKey", "permissions", "projectId"]);
-    expect(created.projectId).toMatch(UUID_RE);
-    expect(created.apiKey).toMatch(/^sieve_/);
-    expect(created.permissions).toEqual(["assets:read", "assets:write", "assets:download", "lenses:write", "events:read"]);
-    const client = new ApiClient(created.apiKey);
-    expect((await client.post(`/projects/${created.projectId}/folders`, { name: "from cli" })).status).toBe(200);
-  });
-
-  it("honours --permissions, refuses unknown permissions, and creates and lists keys and projects", async () => {
-    const [limited, unknown] = await Promise.all([
-      runCli(["create-project", "--name", "Limited", "--permissions", "assets:read,events:read"]),
-      runCli(["create-project", "--name", "Typo", "--permissions", "assets:read,assets:wirte"]),
-    ]);
-    const created = cliJson(limited);
-    expect(created.permissions).toEqual(["assets:read", "events:read"]);
-    const client = new ApiClient(created.apiKey);
-    expect((await client.get(`/projects/${created.projectId}/folders`)).status).toBe(200);
-    expectError(await client.post(`/projects/${created.projectId}/folders`, { name: "x" }), 403, "auth/insufficient-permissions");
-
-    expect(unknown.code).not.toBe(0);
-    expect(unknown.stdout).toBe("");
-    expect(cliError(unknown)).toContain("assets:wirte");
-
-    const [keyResult, listResult, missing] = await Promise.all([
-      runCli(["create-key", "--project", created.projectId, "--permissions", "assets:write", "--rate-limit", "50"]),
-      runCli(["list-projects"]),
-      runCli(["create-key", "--project", randomUUID()]),
-    ]);
-    const key = cliJson(keyResult);
-    expect(key).toMatchObject({ projectId: created.projectId, permissions: ["assets:write"] });
-    expect(key.keyId).toMatch(UUID_RE);
-    const writer = new ApiClient(key.apiKey);
-    expect((await writer.post(`/projects/${created.projectId}/folders`, { name: "by new key" })).status).toBe(200);
-    expectError(await writer.get(`/projects/${created.projectId}/folders`), 403, "auth/insufficient-permissions");
-
-    const { projects } = cliJson(listResult);
-    expect(projects).toEqual(expect.arrayContaining([expect.objectContaining({ projectId: created.projectId, name: "Limited" })]));
-
-    expect(missing.code).not.toBe(0);
-    expect(missing.stdout).toBe("");
-    expect(cliError(missing)).toContain("not found");
-  });
-
-  it("fails with a non-zero exit for unknown commands and options", async () => {
-    const [command, option] = await Promise.all([runCli(["make-project"]), runCli(["list-projects", "--verbose"])]);
-    expect(command.code).not.toBe(0);
-    expect(command.stdout).toBe("");
-    expect(command.stderr).toContain("create-project");
-    expect(option.code).not.toBe(0);
-    expect(option.stdout).toBe("");
-    expect(cliError(option)).toContain("--verbose");
   });
 });

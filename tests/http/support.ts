@@ -1,4 +1,7 @@
 import { execFile } from "node:child_process";
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import path from "node:path";
 import { promisify } from "node:util";
 import { inject } from "vitest";
 import type { Permission } from "@/lib/auth/permissions";
@@ -126,4 +129,18 @@ export async function admin(...args: string[]): Promise<any> {
     env: { ...process.env, DATABASE_URL: inject("databaseUrl"), DATA_DIR: inject("dataDir") },
   });
   return JSON.parse(stdout.trim().split("\n").pop() as string);
+}
+
+export const MiB = 1024 * 1024;
+
+export const sha256 = (bytes: Buffer) => createHash("sha256").update(bytes).digest("hex");
+
+/** The bytes stored under a storageId (filesystem storage of the test server). */
+export function storedBytes(storageId: string): Promise<Buffer> {
+  return readFile(path.join(inject("dataDir"), "storage", ...storageId.split("/")));
+}
+
+/** Creates a folder at the project root and returns its id. */
+export async function newFolder(p: TestProject, name: string): Promise<string> {
+  return expectOk(await p.client.post(`/projects/${p.projectId}/folders`, { name })).id as string;
 }
