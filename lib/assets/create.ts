@@ -1,23 +1,21 @@
-import type { Readable } from "node:stream";
 import type { AssetDraft } from "@/lib/assets/draft";
 import { createAssetFromContent } from "@/lib/assets/ingest";
 import { decodeInlineContent } from "@/lib/assets/inline-content";
 import { addPart, startMultipartUpload } from "@/lib/assets/multipart";
 import { createAssetFromUrl } from "@/lib/assets/remote";
-import {
-  partBody,
-  type CreateAssetBody,
-  type MultipartStartQuery,
-  type ProcessingOptions,
-  type RawUploadQuery,
+import type {
+  CreateAssetBody,
+  MultipartStartQuery,
+  PartBody,
+  PartQuery,
+  ProcessingOptions,
+  RawBytesHeaders,
+  RawUploadHeaders,
+  RawUploadQuery,
 } from "@/lib/assets/schemas";
 import { serializeAsset, type ApiAsset } from "@/lib/assets/serialize";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
-import { config } from "@/lib/core/config";
-import { ApiError } from "@/lib/core/errors";
-import { collectStream } from "@/lib/core/streams";
-import { parseJsonBody } from "@/lib/http/body";
-import { parseOrThrow } from "@/lib/http/validation";
+import type { RawBody, RawOrJsonValue } from "@/lib/http/endpoint";
 import { processAfterUpload } from "@/lib/assets/processing/dispatch";
 
 /** Entry points of the create/upload endpoints: they turn requests into drafts and content. */
@@ -46,66 +44,49 @@ export async function createAsset(target: UploadTarget, body: CreateAssetBody, q
   return serializeAsset(await processAfterUpload(row));
 }
 
-export interface RawRequest {
-  stream: Readable;
-  contentType: string | null;
-  headers: Headers;
+/** A raw upload: the streamed bytes with their parsed upload headers. */
+export interface RawUpload {
+  body: RawBody;
+  headers: RawUploadHeaders;
 }
 
-export async function uploadRawAsset(target: UploadTarget, query: RawUploadQuery, raw: RawRequest): Promise<ApiAsset> {
-  const declaredType = requireUploadHeaders(raw, "content");
-  const row = await createAssetFromContent(rawDraft(target, query, raw.headers), {
-    source: raw.stream,
-    declaredType,
-    fileName: fileNameOf(raw.headers),
+export async function uploadRawAsset(target: UploadTarget, query: RawUploadQuery, { body, headers }: RawUpload): Promise<ApiAsset> {
+  const row = await createAssetFromContent(rawDraft(target, query, headers), {
+    source: body.stream,
+    declaredType: headers["content-type"],
+    fileName: headers["content-disposition"].fileName,
   });
   return serializeAsset(await processAfterUpload(row));
 }
 
-export async function startRawMultipartUpload(target: UploadTarget, query: MultipartStartQuery, raw: RawRequest): Promise<ApiAsset> {
-  const declaredType = requireUploadHeaders(raw, "part");
+export async function startRawMultipartUpload(
+  target: UploadTarget,
+  query: MultipartStartQuery,
+  { body, headers }: RawUpload,
+): Promise<ApiAsset> {
   const row = await startMultipartUpload(
-    rawDraft(target, query, raw.headers),
-    { source: raw.stream, declaredType, partNumber: query.partNumber, isFinal: query.isFinal ?? false },
+    rawDraft(target, query, headers),
+    { source: body.stream, declaredType: headers["content-type"], partNumber: query.partNumber, isFinal: query.isFinal ?? false },
     query.totalSizeInBytes,
   );
   return serializeAsset(await processAfterUpload(row));
 }
 
-/** A part arrives as JSON `{part}` (same forms as Create Asset) or as raw bytes. */
-export async function uploadPart(
-  asset: AssetRow,
-  query: { partNumber?: number; isFinal?: boolean },
-  raw: RawRequest,
-): Promise<ApiAsset> {
-  const isJson = /^application\/json\b/i.test(raw.contentType ?? "") && raw.headers.get("x-service-upload") === null;
-  if (isJson) {
-    const bytes = await collectStream(raw.stream, config().limits.maxJsonBodyBytes, () => new ApiError("request/body-too-large"));
-    const { part } = parseOrThrow(partBody, parseJsonBody(bytes), "body");
-    return serializeAsset(
-      await processAfterUpload(
-        await addPart(asset, { source: decodeInlineContent(part), declaredType: part.type, partNumber: part.partNumber, isFinal: part.isFinal }),
-      ),
-    );
-  }
-  requireUploadHeaders(raw, "part");
-  return serializeAsset(
-    await processAfterUpload(
-      await addPart(asset, { source: raw.stream, declaredType: raw.contentType, partNumber: query.partNumber, isFinal: query.isFinal ?? false }),
-    ),
-  );
+/** A part arrives as JSON `{part}` (same forms as Create Asset) or as raw bytes numbered by the query. */
+export async function uploadPart(asset: AssetRow, query: PartQuery, upload: RawOrJsonValue<PartBody, RawBytesHeaders>): Promise<ApiAsset> {
+  const part =
+    upload.kind === "json"
+      ? {
+          source: decodeInlineContent(upload.value.part),
+          declaredType: upload.value.part.type,
+          partNumber: upload.value.part.partNumber,
+          isFinal: upload.value.part.isFinal,
+        }
+      : { source: upload.body.stream, declaredType: upload.headers["content-type"], partNumber: query.partNumber, isFinal: query.isFinal ?? false };
+  return serializeAsset(await processAfterUpload(await addPart(asset, part)));
 }
 
-function requireUploadHeaders(raw: RawRequest, kind: "content" | "part"): string {
-  const marker = raw.headers.get("x-service-upload");
-  if (marker?.trim().toLowerCase() !== kind) {
-    throw new ApiError("upload/missing-header", `This endpoint needs the header X-Service-Upload: ${kind}.`);
-  }
-  if (!raw.contentType) throw new ApiError("upload/missing-header", "The Content-Type header (the file's type) is required.");
-  return raw.contentType;
-}
-
-function rawDraft(target: UploadTarget, query: RawUploadQuery, headers: Headers): AssetDraft {
+function rawDraft(target: UploadTarget, query: RawUploadQuery, headers: RawUploadHeaders): AssetDraft {
   const processingOptions: ProcessingOptions =
     query.keepContentAfterProcessing === undefined && query.flaggedContentPolicy === undefined && query.ocrEnabled === undefined
       ? null
@@ -118,7 +99,7 @@ function rawDraft(target: UploadTarget, query: RawUploadQuery, headers: Headers)
     ...target,
     queued: query.queue ?? false,
     fields: {
-      name: query.name ?? fileNameOf(headers) ?? "upload",
+      name: query.name ?? headers["content-disposition"].fileName ?? "upload",
       description: query.description ?? null,
       visibility: query.visibility ?? null,
       externalId: query.externalId ?? null,
@@ -127,21 +108,4 @@ function rawDraft(target: UploadTarget, query: RawUploadQuery, headers: Headers)
       processingOptions,
     },
   };
-}
-
-/** The filename of `Content-Disposition: attachment; filename="x"` (or RFC 5987 `filename*`). */
-export function fileNameOf(headers: Headers): string | null {
-  const value = headers.get("content-disposition");
-  if (!value) return null;
-  const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(value);
-  if (extended?.[1]) {
-    try {
-      return decodeURIComponent(extended[1].trim()).slice(0, 255) || null;
-    } catch {
-      return null;
-    }
-  }
-  const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/.exec(value);
-  const name = (plain?.[1] ?? plain?.[2])?.trim().replace(/\\(.)/g, "$1");
-  return name ? name.slice(0, 255) : null;
 }

@@ -11,11 +11,13 @@ import {
   partQuery,
   patchAssetBody,
   queueQuery,
+  rawBytesHeaders,
+  rawUploadHeaders,
   rawUploadQuery,
   uuid,
 } from "@/lib/assets/schemas";
 import { searchAssetsQuery, searchPageSchema } from "@/lib/assets/search";
-import { AUTH_ERRORS, IDEMPOTENCY_ERRORS, JSON_BODY_ERRORS, defineEndpoint } from "@/lib/http/endpoint";
+import { AUTH_ERRORS, IDEMPOTENCY_ERRORS, JSON_BODY_ERRORS, defineEndpoint, rawOrJson } from "@/lib/http/endpoint";
 import type { ErrorCode } from "@/lib/core/errors";
 
 const UPLOAD: ErrorCode[] = [
@@ -27,17 +29,6 @@ const UPLOAD: ErrorCode[] = [
 ];
 const projectParams = z.object({ projectId: uuid });
 const assetParams = z.object({ assetId: uuid });
-const idempotencyHeader = {
-  name: "Idempotency-Key",
-  required: false,
-  description: "Retries with the same key return the first response (header Idempotent-Replayed: true).",
-};
-const uploadHeaders = (kind: "content" | "part") => [
-  idempotencyHeader,
-  { name: "X-Service-Upload", required: true, description: `Must be \`${kind}\`.` },
-  { name: "Content-Type", required: true, description: "Content type of the bytes." },
-  { name: "Content-Disposition", required: false, description: "`attachment; filename=...` names the asset when `name` is absent." },
-];
 
 export const createAssetEndpoint = defineEndpoint({
   operationId: "createAsset",
@@ -50,7 +41,6 @@ export const createAssetEndpoint = defineEndpoint({
   params: projectParams,
   query: queueQuery,
   body: createAssetBody,
-  headers: [idempotencyHeader],
   idempotent: true,
   response: { description: "The new asset", schema: assetSchema },
   errors: [
@@ -70,9 +60,9 @@ export const uploadAssetEndpoint = defineEndpoint({
   permission: "assets:write",
   params: projectParams,
   query: rawUploadQuery,
+  headers: rawUploadHeaders("content"),
   body: "raw",
   rawContentDescription: "The file's bytes",
-  headers: uploadHeaders("content"),
   idempotent: true,
   response: { description: "The new asset", schema: assetSchema },
   errors: [...AUTH_ERRORS, ...IDEMPOTENCY_ERRORS, ...UPLOAD, "request/validation-failed", "upload/missing-header", "project/not-found", "folder/not-found", "asset/duplicate-external-id"],
@@ -88,9 +78,9 @@ export const startMultipartEndpoint = defineEndpoint({
   permission: "assets:write",
   params: projectParams,
   query: multipartStartQuery,
+  headers: rawUploadHeaders("part"),
   body: "raw",
   rawContentDescription: "The bytes of part 1",
-  headers: uploadHeaders("part"),
   idempotent: true,
   response: { description: "The asset (status uploading, or pending when isFinal=true)", schema: assetSchema },
   errors: [
@@ -113,14 +103,12 @@ export const uploadPartEndpoint = defineEndpoint({
   permission: "assets:write",
   params: assetParams,
   query: partQuery,
-  body: "raw",
+  body: rawOrJson({ json: partBody, rawHeaders: rawBytesHeaders("part") }),
   rawContentDescription: "application/json `{part}` or the part's raw bytes",
-  jsonBodyAlternative: partBody,
-  headers: [idempotencyHeader, { name: "X-Service-Upload", required: false, description: "`part` for raw bytes" }],
   idempotent: true,
   response: { description: "The asset after this part (decided or pending after the final part)", schema: assetSchema },
   errors: [
-    ...AUTH_ERRORS, ...JSON_BODY_ERRORS, ...IDEMPOTENCY_ERRORS, "asset/not-found", "upload/not-in-progress", "upload/expired",
+    ...AUTH_ERRORS, ...JSON_BODY_ERRORS, ...IDEMPOTENCY_ERRORS, "asset/not-found", "upload/missing-header", "upload/not-in-progress", "upload/expired",
     "upload/part-out-of-order", "upload/size-mismatch", "upload/too-large", "upload/empty-content",
     "upload/invalid-content", "upload/allowance-exhausted",
   ],

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { uuid } from "@/lib/core/schemas";
+import { contentDispositionHeader, failsWith } from "@/lib/http/headers";
 
 /** Validation schemas for the asset endpoints; they also generate the OpenAPI document. */
 
@@ -155,6 +156,32 @@ export const partQuery = z.strictObject({
   partNumber: intQuery(1).optional().describe("Raw parts: the part number (default: next part)"),
   isFinal: booleanQuery.optional().describe("Raw parts: true on the last part"),
 });
+export type PartQuery = z.output<typeof partQuery>;
+
+/** Headers every raw-bytes request needs; `kind` is the X-Service-Upload value the endpoint takes. */
+export function rawBytesHeaders<K extends "content" | "part">(kind: K) {
+  return z.object({
+    "x-service-upload": failsWith(
+      z.string().trim().toLowerCase().pipe(z.literal(kind)).describe(`Must be \`${kind}\`.`),
+      "upload/missing-header",
+      `This endpoint needs the header X-Service-Upload: ${kind}.`,
+    ),
+    "content-type": failsWith(
+      z.string().min(1).describe("Content type of the bytes."),
+      "upload/missing-header",
+      "The Content-Type header (the file's type) is required.",
+    ),
+  });
+}
+export type RawBytesHeaders = z.output<ReturnType<typeof rawBytesHeaders>>;
+
+/** Headers of a raw upload that creates an asset: the file name may come with the bytes. */
+export function rawUploadHeaders<K extends "content" | "part">(kind: K) {
+  return rawBytesHeaders(kind).extend({
+    "content-disposition": contentDispositionHeader.describe("`attachment; filename=...` names the asset when `name` is absent."),
+  });
+}
+export type RawUploadHeaders = z.output<ReturnType<typeof rawUploadHeaders>>;
 
 /** A later part: without `partNumber` it is the next part (as for raw parts), never a silent re-send of part 1. */
 export const nextPartContent = z
@@ -166,6 +193,7 @@ export const nextPartContent = z
   .superRefine(exactlyOneForm);
 
 export const partBody = z.strictObject({ part: nextPartContent });
+export type PartBody = z.output<typeof partBody>;
 
 export const patchAssetBody = z
   .strictObject({

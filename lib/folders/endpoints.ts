@@ -29,7 +29,6 @@ export const createFolderEndpoint = defineEndpoint({
   permission: "assets:write",
   params: projectParams,
   body: createFolderBody,
-  headers: [{ name: "Idempotency-Key", required: false, description: "Retries with the same key return the first response." }],
   idempotent: true,
   response: { description: "The new folder", schema: folderSchema },
   errors: [...AUTH_ERRORS, ...JSON_BODY_ERRORS, "project/not-found", "folder/not-found", "folder/duplicate-name", ...IDEMPOTENCY_ERRORS],

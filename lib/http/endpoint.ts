@@ -1,8 +1,49 @@
+import type { Readable } from "node:stream";
 import type { z } from "zod";
 import type { Permission } from "@/lib/auth/permissions";
 import type { ErrorCode } from "@/lib/core/errors";
+import type { HeaderSchema } from "@/lib/http/headers";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** A streamed request body (raw-bytes endpoints). */
+export interface RawBody {
+  stream: Readable;
+  contentType: string | null;
+  contentLength: number | null;
+}
+
+/**
+ * A body that is either JSON or raw bytes. It is JSON when `Content-Type: application/json` comes
+ * without an X-Service-Upload header; otherwise raw bytes, which need `rawHeaders`.
+ */
+export interface RawOrJsonBody<J extends z.ZodType = z.ZodType, H extends HeaderSchema = HeaderSchema> {
+  kind: "rawOrJson";
+  json: J;
+  /** Headers the raw form needs (handed over parsed); the JSON form ignores them. */
+  rawHeaders: H;
+}
+
+export function rawOrJson<J extends z.ZodType, H extends HeaderSchema>(body: { json: J; rawHeaders: H }): RawOrJsonBody<J, H> {
+  return { kind: "rawOrJson", ...body };
+}
+
+/** What a handler receives for a raw-or-JSON body. */
+export type RawOrJsonValue<J, H> = { kind: "json"; value: J } | { kind: "raw"; body: RawBody; headers: H };
+
+export type BodyDeclaration = z.ZodType | "raw" | RawOrJsonBody;
+
+export type BodyOf<B> = B extends "raw"
+  ? RawBody
+  : B extends RawOrJsonBody<infer J, infer H>
+    ? RawOrJsonValue<z.output<J>, z.output<H>>
+    : B extends z.ZodType
+      ? z.output<B>
+      : never;
+
+export function isRawOrJson(body: BodyDeclaration | undefined): body is RawOrJsonBody {
+  return typeof body === "object" && "kind" in body && body.kind === "rawOrJson";
+}
 
 /**
  * The declaration of one API operation: the single source for validation (the wrapper parses with
@@ -11,7 +52,8 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export interface EndpointSpec<
   P extends z.ZodType = z.ZodType,
   Q extends z.ZodType = z.ZodType,
-  B extends z.ZodType | "raw" = z.ZodType | "raw",
+  B extends BodyDeclaration = BodyDeclaration,
+  H extends HeaderSchema = HeaderSchema,
 > {
   operationId: string;
   method: HttpMethod;
@@ -23,16 +65,18 @@ export interface EndpointSpec<
   /** `none` only for the health check and the OpenAPI document. */
   auth: "apiKey" | "none";
   permission?: Permission;
+  /** Parsed after a malformed id has answered its not-found code (lib/http/params.ts). */
   params?: P;
   query?: Q;
-  /** A zod schema for JSON bodies, or `raw` for endpoints that stream the request body. */
+  /**
+   * Request headers the handler reads (lib/http/headers.ts). Idempotency-Key is not declared here:
+   * `idempotent` covers it.
+   */
+  headers?: H;
+  /** A zod schema for JSON bodies, `raw` for a streamed body, or `rawOrJson(...)` for either. */
   body?: B;
-  /** Content types accepted by a raw body (documentation only). */
+  /** What a raw body holds (documentation only). */
   rawContentDescription?: string;
-  /** A raw endpoint that also takes JSON (parsed by the handler with this schema). */
-  jsonBodyAlternative?: z.ZodType;
-  /** Headers the endpoint reads, for the OpenAPI document. */
-  headers?: { name: string; required: boolean; description: string }[];
   response: { status?: number; description: string; schema?: z.ZodType; contentType?: string };
   errors: ErrorCode[];
   idempotent?: boolean;
@@ -40,9 +84,9 @@ export interface EndpointSpec<
   maxBodyBytes?: number;
 }
 
-export function defineEndpoint<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType | "raw">(
-  spec: EndpointSpec<P, Q, B>,
-): EndpointSpec<P, Q, B> {
+export function defineEndpoint<P extends z.ZodType, Q extends z.ZodType, B extends BodyDeclaration, H extends HeaderSchema>(
+  spec: EndpointSpec<P, Q, B, H>,
+): EndpointSpec<P, Q, B, H> {
   return spec;
 }
 

@@ -1,25 +1,22 @@
 import { randomUUID } from "node:crypto";
-import { Readable } from "node:stream";
-import { z } from "zod";
+import type { z } from "zod";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
 import { assertPermission, assertProjectAccess } from "@/lib/auth/authorize";
 import type { AuthenticatedKey } from "@/lib/auth/types";
 import { config } from "@/lib/core/config";
-import { readBodyCapped, parseJsonBody } from "@/lib/http/body";
-import type { EndpointSpec, HttpMethod } from "@/lib/http/endpoint";
+import type { BodyDeclaration, BodyOf, EndpointSpec, HttpMethod } from "@/lib/http/endpoint";
 import { ApiError, isApiError } from "@/lib/core/errors";
-import { HashingReader, nodeStream } from "@/lib/http/hashing-reader";
+import type { HeaderSchema } from "@/lib/http/headers";
 import {
   claimIdempotencyKey,
-  fingerprint,
   replayOrRefuse,
   storeIdempotentResponse,
   validateIdempotencyKey,
 } from "@/lib/http/idempotency";
+import { parseInput } from "@/lib/http/input";
 import { checkPathParams } from "@/lib/http/params";
 import { takeToken } from "@/lib/http/rate-limit";
 import { errorResponse, jsonResponse, REQUEST_ID_HEADER } from "@/lib/http/respond";
-import { parseOrThrow } from "@/lib/http/validation";
 
 export interface RequestContext {
   requestId: string;
@@ -28,18 +25,10 @@ export interface RequestContext {
   apiKey: AuthenticatedKey;
 }
 
-/** A streamed request body (raw-bytes endpoints). */
-export interface RawBody {
-  stream: Readable;
-  contentType: string | null;
-  contentLength: number | null;
-}
-
-type BodyOf<B> = B extends "raw" ? RawBody : B extends z.ZodType ? z.infer<B> : never;
-
-export interface HandlerInput<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType | "raw"> {
-  params: z.infer<P>;
-  query: z.infer<Q>;
+export interface HandlerInput<P extends z.ZodType, Q extends z.ZodType, B extends BodyDeclaration, H extends HeaderSchema> {
+  params: z.output<P>;
+  query: z.output<Q>;
+  headers: z.output<H>;
   body: BodyOf<B>;
   ctx: RequestContext;
 }
@@ -51,17 +40,18 @@ type RouteContext = { params: Promise<Record<string, string | string[] | undefin
 export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response>;
 
 /**
- * The one wrapper every API route uses. Order: request id → auth → path params and project access →
- * permission → rate limit → input parsing → idempotency → handler → error mapping.
+ * The one wrapper every API route uses. Order: request id → auth → path ids and project access →
+ * permission → rate limit → input parsing (params, query, headers, body) → idempotency → handler →
+ * error mapping.
  */
-export function handle<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType | "raw">(
-  spec: EndpointSpec<P, Q, B>,
-  fn: (input: HandlerInput<P, Q, B>) => Promise<HandlerResult>,
+export function handle<P extends z.ZodType, Q extends z.ZodType, B extends BodyDeclaration, H extends HeaderSchema>(
+  spec: EndpointSpec<P, Q, B, H>,
+  fn: (input: HandlerInput<P, Q, B, H>) => Promise<HandlerResult>,
 ): RouteHandler {
   const handler: RouteHandler = async (request, context) => {
     const requestId = request.headers.get("x-request-id") ?? randomUUID();
     try {
-      const response = await run(spec, fn, request, context, requestId);
+      const response = await run(spec as EndpointSpec, fn as (input: unknown) => Promise<HandlerResult>, request, context, requestId);
       response.headers.set(REQUEST_ID_HEADER, requestId);
       return response;
     } catch (error) {
@@ -79,48 +69,27 @@ export function endpointOf(handler: unknown): EndpointSpec | undefined {
   return (handler as { endpoint?: EndpointSpec }).endpoint;
 }
 
-async function run<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType | "raw">(
-  spec: EndpointSpec<P, Q, B>,
-  fn: (input: HandlerInput<P, Q, B>) => Promise<HandlerResult>,
+async function run(
+  spec: EndpointSpec,
+  fn: (input: unknown) => Promise<HandlerResult>,
   request: Request,
   context: RouteContext,
   requestId: string,
 ): Promise<Response> {
   const rawParams = (await context?.params) ?? {};
   const apiKey = spec.auth === "apiKey" ? await authenticateApiKey(request.headers.get("x-api-key")) : null;
-  const params = checkPathParams(rawParams);
+  const checkedParams = checkPathParams(rawParams);
   if (apiKey) {
-    if (typeof params.projectId === "string") await assertProjectAccess(apiKey, params.projectId);
+    if (typeof checkedParams.projectId === "string") await assertProjectAccess(apiKey, checkedParams.projectId);
     assertPermission(apiKey, spec.permission);
     // A key's own limit replaces the server default; its burst is one second's worth.
     const own = apiKey.rateLimitPerSecond;
     takeToken(apiKey.id, own === null ? config().rateLimit : { perSecond: own, burst: own });
   }
 
-  const url = new URL(request.url);
-  const query = parseOrThrow(spec.query ?? NO_QUERY, Object.fromEntries(url.searchParams), "query");
-  const ctx = { requestId, request, apiKey: apiKey as AuthenticatedKey };
-
   const idempotencyKey = spec.idempotent && apiKey ? request.headers.get("idempotency-key") : null;
-  let body: unknown;
-  let rawReader: HashingReader | null = null;
-  let requestHash = "";
-  if (spec.body === "raw") {
-    // Hashed only when an Idempotency-Key needs the body's digest (storage hashes it anyway).
-    rawReader = idempotencyKey !== null ? new HashingReader(request.body) : null;
-    body = {
-      stream: rawReader?.stream ?? nodeStream(request.body),
-      contentType: request.headers.get("content-type"),
-      contentLength: numberOrNull(request.headers.get("content-length")),
-    } satisfies RawBody;
-    if (idempotencyKey !== null) requestHash = fingerprint(spec.operationId, url.search, request.headers.get("content-type") ?? "");
-  } else if (spec.body) {
-    const raw = await readBodyCapped(request, spec.maxBodyBytes ?? config().limits.maxJsonBodyBytes);
-    body = parseOrThrow(spec.body, parseJsonBody(raw), "body");
-    if (idempotencyKey !== null) requestHash = fingerprint(spec.operationId, url.search, raw);
-  }
-
-  const input = { params, query, body, ctx } as HandlerInput<P, Q, B>;
+  const { requestHash, rawReader, ...parsed } = await parseInput(spec, request, checkedParams, idempotencyKey !== null);
+  const input = { ...parsed, ctx: { requestId, request, apiKey: apiKey as AuthenticatedKey } };
   if (idempotencyKey === null || !apiKey) return respond(spec, await fn(input));
 
   const scope = { apiKeyId: apiKey.id, projectId: apiKey.projectId, route: spec.operationId, key: validateIdempotencyKey(idempotencyKey) };
@@ -129,7 +98,7 @@ async function run<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType
     if (rawReader) {
       // A raw body is identified by its digest, so a finished duplicate is read (not stored) first.
       if (claim.record.responseStatus === null) throw new ApiError("idempotency/request-in-progress");
-      requestHash = `${requestHash}:${await rawReader.drain()}`;
+      return replayOrRefuse(claim.record, `${requestHash}:${await rawReader.drain()}`, requestId);
     }
     return replayOrRefuse(claim.record, requestHash, requestId);
   }
@@ -143,18 +112,9 @@ async function run<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType
   return storeIdempotentResponse(claim.recordId, response, finalHash);
 }
 
-/** Endpoints that declare no query parameters reject any (unknown parameters are refused everywhere). */
-const NO_QUERY = z.strictObject({});
-
 function respond(spec: EndpointSpec, result: HandlerResult): Response {
   if (result instanceof Response) return result;
   return jsonResponse(result, spec.response.status ?? 200, {});
-}
-
-function numberOrNull(value: string | null): number | null {
-  if (value === null) return null;
-  const n = Number(value);
-  return Number.isSafeInteger(n) && n >= 0 ? n : null;
 }
 
 /** Failures that mean "the database cannot be reached right now" rather than a bug: 503, retryable. */

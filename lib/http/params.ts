@@ -9,11 +9,17 @@ const NOT_FOUND_BY_PARAM: Record<string, ErrorCode> = {
   batchId: "batch/not-found",
 };
 
+/** The not-found code of an id path parameter; undefined for other parameters. */
+export function notFoundCodeOf(param: string): ErrorCode | undefined {
+  return Object.hasOwn(NOT_FOUND_BY_PARAM, param) ? NOT_FOUND_BY_PARAM[param] : undefined;
+}
+
+/** Answers a malformed id with its not-found code and lower-cases ids; runs before `spec.params`. */
 export function checkPathParams(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const params: Record<string, string> = {};
   for (const [name, value] of Object.entries(raw)) {
     if (typeof value !== "string") continue;
-    const notFound = NOT_FOUND_BY_PARAM[name];
+    const notFound = notFoundCodeOf(name);
     if (notFound && !isUuid(value)) throw new ApiError(notFound);
     params[name] = notFound ? value.toLowerCase() : value;
   }

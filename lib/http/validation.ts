@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { ApiError } from "@/lib/core/errors";
 
 /** Parses with a zod schema and turns issues into one readable `request/validation-failed` message. */
-export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: "body" | "query"): z.infer<S> {
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, where: "params" | "query" | "body"): z.infer<S> {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
   throw new ApiError("request/validation-failed", describeIssues(result.error.issues, where));

@@ -5,6 +5,6 @@ import { handle, routes } from "@/lib/http/handler";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
   POST: handle(uploadPartEndpoint, async ({ params, query, body, ctx }) =>
-    uploadPart(await requireAsset(ctx.apiKey, params.assetId), query, { ...body, headers: ctx.request.headers }),
+    uploadPart(await requireAsset(ctx.apiKey, params.assetId), query, body),
   ),
 });

@@ -3,7 +3,7 @@ import { startMultipartEndpoint } from "@/lib/assets/endpoints";
 import { handle, routes } from "@/lib/http/handler";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
-  POST: handle(startMultipartEndpoint, ({ params, query, body, ctx }) =>
-    startRawMultipartUpload({ projectId: params.projectId, ownerUserId: ctx.apiKey.ownerUserId }, query, { ...body, headers: ctx.request.headers }),
+  POST: handle(startMultipartEndpoint, ({ params, query, headers, body, ctx }) =>
+    startRawMultipartUpload({ projectId: params.projectId, ownerUserId: ctx.apiKey.ownerUserId }, query, { body, headers }),
   ),
 });
