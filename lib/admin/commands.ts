@@ -5,7 +5,7 @@ import { parsePermissionList } from "@/lib/auth/permissions";
 import { db } from "@/lib/db/client";
 import { createProject, listProjects } from "@/lib/projects/provision";
 import { placeSafetyHold, releaseSafetyHold } from "@/lib/assets/safety-hold";
-import { parseAction, parseThresholds, setModerationSettings } from "@/lib/moderation/settings";
+import { parseAction, parseThresholds, parseUnanalysableAction, setModerationSettings } from "@/lib/moderation/settings";
 import { setUploadAllowance } from "@/lib/usage/allowance";
 import { imageHashPair, perceptualHash } from "@/lib/moderation/hashing/phash";
 import { addHashes, createHashList, DEFAULT_MAX_DISTANCE, findMatches, listHashLists, removeHash } from "@/lib/moderation/hashing/lists";
@@ -156,8 +156,14 @@ export const adminCommands: Record<string, AdminCommand> = {
   },
   "set-moderation": {
     usage:
-      "--project ID [--thresholds violence=0.8,hate=0.5 | default] [--default-action ignore|alert|hide|purge] [--keep-content true|false]",
-    options: { project: { type: "string" }, thresholds: { type: "string" }, "default-action": { type: "string" }, "keep-content": { type: "string" } },
+      "--project ID [--thresholds violence=0.8,hate=0.5 | default] [--default-action ignore|alert|hide|purge] [--keep-content true|false] [--unanalysable reject|error|approve]",
+    options: {
+      project: { type: "string" },
+      thresholds: { type: "string" },
+      "default-action": { type: "string" },
+      "keep-content": { type: "string" },
+      unanalysable: { type: "string" },
+    },
     async run(values) {
       const keep = values["keep-content"] as string | undefined;
       if (keep !== undefined && keep !== "true" && keep !== "false") throw new Error("--keep-content must be true or false");
@@ -165,6 +171,7 @@ export const adminCommands: Record<string, AdminCommand> = {
         thresholds: typeof values.thresholds === "string" ? parseThresholds(values.thresholds) : undefined,
         defaultAction: typeof values["default-action"] === "string" ? parseAction(values["default-action"]) : undefined,
         keepContentByDefault: keep === undefined ? undefined : keep === "true",
+        unanalysable: typeof values.unanalysable === "string" ? parseUnanalysableAction(values.unanalysable) : undefined,
       });
     },
   },

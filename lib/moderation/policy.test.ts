@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_ACTION, DEFAULT_THRESHOLDS, decide, resolveThresholds } from "./policy";
+import { DEFAULT_ACTION, DEFAULT_THRESHOLDS, decide, failClosed, resolveThresholds } from "./policy";
 import { CATEGORIES, buildReport, type CategoryJudgements } from "./report";
 
 function report(categories: CategoryJudgements) {
@@ -98,5 +98,30 @@ describe("decide", () => {
       },
     });
     expect(decide(r, { action: "hide" })).toMatchObject({ flagged: true, flaggedCategories: ["sexual"], status: "rejected" });
+  });
+});
+
+describe("failClosed", () => {
+  const gap = [{ part: "image", reason: "the image could not be decoded: bad IHDR" }];
+
+  it("leaves a fully analysed decision as it is", () => {
+    expect(failClosed(decide(clean), [], "reject")).toMatchObject({ status: "approved", notAnalysed: null });
+  });
+
+  it("rejects for review by default, keeping the content even when purge would remove it", () => {
+    const decision = failClosed({ ...decide(clean), removeContent: false }, gap, "reject");
+    expect(decision).toMatchObject({ status: "rejected", moderationAction: null, removeContent: false, flagged: false });
+    expect(decision.notAnalysed).toEqual({ action: "reject", summary: "image (the image could not be decoded: bad IHDR)" });
+  });
+
+  it("error makes the asset fail; approve approves but still says what was skipped", () => {
+    expect(failClosed(decide(clean), gap, "error")).toMatchObject({ status: "error", removeContent: false });
+    expect(failClosed(decide(clean), gap, "approve")).toMatchObject({ status: "approved", notAnalysed: { action: "approve" } });
+  });
+
+  it("an alert flag does not approve what was not analysed; a hide or purge rejection stands", () => {
+    expect(failClosed(decide(violent, { action: "alert" }), gap, "reject")).toMatchObject({ status: "rejected", moderationAction: "alert" });
+    const purged = failClosed(decide(violent, { action: "purge" }), gap, "reject");
+    expect(purged).toMatchObject({ status: "rejected", moderationAction: "purge", removeContent: true, notAnalysed: null });
   });
 });

@@ -67,6 +67,38 @@ export interface Decision {
   unavailableCategories: Category[];
 }
 
+export const UNANALYSABLE_ACTIONS = ["reject", "error", "approve"] as const;
+export type UnanalysableAction = (typeof UNANALYSABLE_ACTIONS)[number];
+
+/** A decision after failing closed: `error` is possible, and says what was not analysed. */
+export interface FinalDecision extends Omit<Decision, "status"> {
+  status: "approved" | "rejected" | "error";
+  /** Set when the asset was not fully analysed and the project's unanalysable action applied. */
+  notAnalysed: { action: UnanalysableAction; summary: string } | null;
+}
+
+/**
+ * Fail closed: an asset is approved only when everything that applies to its content was judged.
+ * When something was not (`unanalysed` non-empty) and the judged part did not already reject it,
+ * the project's unanalysable action decides:
+ *   reject  (default) → rejected, content kept, for a reviewer to approve or reject;
+ *   error   → status error (retryable), an asset.failed event;
+ *   approve → approved as judged (an explicit opt-out; the report still lists what was skipped).
+ * A rejection for flagged content stands as it is.
+ */
+export function failClosed(decision: Decision, unanalysed: readonly { part: string; reason: string }[], action: UnanalysableAction): FinalDecision {
+  if (unanalysed.length === 0 || decision.status === "rejected" || action === "approve") {
+    return { ...decision, notAnalysed: unanalysed.length > 0 && decision.status !== "rejected" ? { action, summary: summarise(unanalysed) } : null };
+  }
+  const notAnalysed = { action, summary: summarise(unanalysed) };
+  return { ...decision, status: action === "reject" ? "rejected" : "error", removeContent: false, notAnalysed };
+}
+
+function summarise(unanalysed: readonly { part: string; reason: string }[]): string {
+  const text = unanalysed.map((u) => `${u.part} (${u.reason})`).join("; ");
+  return text.length > 900 ? `${text.slice(0, 900)}…` : text;
+}
+
 export function decide(report: Pick<Report, "categories" | "media">, options: DecideOptions = {}): Decision {
   const thresholds = resolveThresholds(options.thresholds);
   const flaggedCategories = flaggedCategoriesOf(report, thresholds);

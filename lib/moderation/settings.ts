@@ -2,12 +2,21 @@ import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { CATEGORIES, type Category } from "./report";
 import { MODERATION_ACTIONS } from "@/lib/assets/schemas";
-import { DEFAULT_ACTION, resolveThresholds, thresholdOverridesSchema, type ModerationAction, type ThresholdOverrides } from "./policy";
+import {
+  DEFAULT_ACTION,
+  resolveThresholds,
+  thresholdOverridesSchema,
+  UNANALYSABLE_ACTIONS,
+  type ModerationAction,
+  type ThresholdOverrides,
+  type UnanalysableAction,
+} from "./policy";
 
 /**
  * A project's moderation settings, managed with `admin set-moderation`: per-category flagging
  * thresholds, the action for flagged content when an upload names none, and whether content is
- * kept after processing when an upload does not say.
+ * kept after processing when an upload does not say, and what happens to an asset that could not be
+ * fully analysed (fail closed: `reject` by default).
  */
 export interface ModerationSettings {
   projectId: string;
@@ -15,6 +24,7 @@ export interface ModerationSettings {
   thresholdOverrides: ThresholdOverrides;
   defaultAction: ModerationAction;
   keepContentByDefault: boolean;
+  unanalysable: UnanalysableAction;
 }
 
 export interface SettingsChange {
@@ -22,6 +32,7 @@ export interface SettingsChange {
   thresholds?: ThresholdOverrides | null;
   defaultAction?: ModerationAction;
   keepContentByDefault?: boolean;
+  unanalysable?: UnanalysableAction;
 }
 
 /** Parses `violence=0.8,hate=0.5` (or `default`) into overrides; throws a readable error. */
@@ -43,6 +54,11 @@ export function parseAction(text: string): ModerationAction {
   return text as ModerationAction;
 }
 
+export function parseUnanalysableAction(text: string): UnanalysableAction {
+  if (!(UNANALYSABLE_ACTIONS as readonly string[]).includes(text)) throw new Error(`--unanalysable must be one of ${UNANALYSABLE_ACTIONS.join(", ")}`);
+  return text as UnanalysableAction;
+}
+
 export async function setModerationSettings(projectId: string, change: SettingsChange): Promise<ModerationSettings> {
   const current = await db().project.findUnique({ where: { id: projectId } });
   if (!current) throw new Error(`Project ${projectId} not found`);
@@ -57,6 +73,7 @@ export async function setModerationSettings(projectId: string, change: SettingsC
       ...(change.thresholds !== undefined && { moderationThresholds: reset ? Prisma.DbNull : overrides }),
       ...(change.defaultAction !== undefined && { defaultModerationAction: change.defaultAction }),
       ...(change.keepContentByDefault !== undefined && { keepContentByDefault: change.keepContentByDefault }),
+      ...(change.unanalysable !== undefined && { unanalysableAction: change.unanalysable }),
     },
   });
   const saved = thresholdOverridesSchema.safeParse(project.moderationThresholds).data ?? {};
@@ -66,5 +83,6 @@ export async function setModerationSettings(projectId: string, change: SettingsC
     thresholdOverrides: saved,
     defaultAction: project.defaultModerationAction ?? DEFAULT_ACTION,
     keepContentByDefault: project.keepContentByDefault,
+    unanalysable: project.unanalysableAction,
   };
 }

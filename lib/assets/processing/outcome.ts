@@ -4,7 +4,7 @@ import { apiAssetType } from "@/lib/assets/serialize";
 import { assetContentKey } from "@/lib/assets/storage-keys";
 import { db, sqlPool } from "@/lib/db/client";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
-import type { AssetType, ModerationAction } from "@/lib/db/generated/enums";
+import type { AssetType, ModerationAction, UnanalysableAction } from "@/lib/db/generated/enums";
 import { withTransaction } from "@/lib/db/transaction";
 import { recordEvents, type NewEvent } from "@/lib/events/record";
 import { announceDecision, DECISION_CHANNEL } from "./dispatch";
@@ -37,6 +37,7 @@ export interface LockedAsset {
   moderationThresholds: unknown;
   defaultModerationAction: ModerationAction;
   keepContentByDefault: boolean;
+  unanalysableAction: UnanalysableAction;
 }
 
 /** A child extracted by the analysis (OCR text, a document's text or images), already stored. */
@@ -45,7 +46,7 @@ export interface ChildOutcome {
   derivedKey: string;
   name: string;
   type: AssetType;
-  status: "approved" | "rejected";
+  status: ProcessingOutcome["status"];
   fileFormat: string;
   fileExtension: string;
   storageId: string;
@@ -60,7 +61,8 @@ export interface ChildOutcome {
 }
 
 export interface ProcessingOutcome {
-  status: "approved" | "rejected";
+  /** `error`: the asset could not be (fully) processed; it can be retried. */
+  status: "approved" | "rejected" | "error";
   report: object;
   flagged: boolean;
   moderationAction: ModerationAction | null;
@@ -127,7 +129,8 @@ async function afterCommit(
 
 export const LOCK_PENDING_ASSET = `SELECT a.id::text, a.project_id::text AS "projectId", a.user_id::text AS "userId", a.name, a.type::text, a.external_id AS "externalId",
             a.processing_options AS "processingOptions", a.safety_hold AS "safetyHold", p.moderation_thresholds AS "moderationThresholds",
-            p.default_moderation_action::text AS "defaultModerationAction", p.keep_content_by_default AS "keepContentByDefault"
+            p.default_moderation_action::text AS "defaultModerationAction", p.keep_content_by_default AS "keepContentByDefault",
+            p.unanalysable_action::text AS "unanalysableAction"
        FROM assets a JOIN projects p ON p.id = a.project_id
       WHERE a.id = $1 AND a.status = 'pending' AND a.processing_generation = $2
         FOR UPDATE OF a`;
@@ -224,6 +227,27 @@ export const MARK_PROCESSING_FAILED = `UPDATE assets SET status = 'error', rejec
   WHERE id = $1 AND status = 'pending' AND processing_generation = $2
   RETURNING project_id::text, user_id::text, name, type::text, external_id`;
 
+/** The `asset.failed` event of a pending asset whose processing failed (status `error`). */
+export function processingFailedEvent(
+  asset: Pick<LockedAsset, "id" | "projectId" | "userId" | "name" | "type" | "externalId">,
+  reason: string,
+  flagged: boolean | null,
+): NewEvent {
+  return {
+    projectId: asset.projectId,
+    userId: asset.userId,
+    type: "asset.failed",
+    title: `Asset could not be processed: ${asset.name}`,
+    description: reason.slice(0, 1000),
+    asset: { id: asset.id, externalId: asset.externalId, status: "error", flagged, moderationAction: null },
+    facts: [
+      { key: "asset-name", value: asset.name },
+      { key: "asset-type", value: asset.type },
+      { key: "previous-status", value: "pending" },
+    ],
+  };
+}
+
 /** Final failure of processing: `error` and `asset.failed` (previous-status), once per generation. */
 export async function markProcessingFailed(data: Ref, reason: string): Promise<boolean> {
   const changed = await withTransaction(sqlPool(), async (client) => {
@@ -233,21 +257,8 @@ export async function markProcessingFailed(data: Ref, reason: string): Promise<b
     );
     const asset = rows[0];
     if (!asset) return false;
-    await recordEvents(client, [
-      {
-        projectId: asset.project_id,
-        userId: asset.user_id,
-        type: "asset.failed",
-        title: `Asset could not be processed: ${asset.name}`,
-        description: reason.slice(0, 1000),
-        asset: { id: data.assetId, externalId: asset.external_id, status: "error", flagged: null, moderationAction: null },
-        facts: [
-          { key: "asset-name", value: asset.name },
-          { key: "asset-type", value: asset.type },
-          { key: "previous-status", value: "pending" },
-        ],
-      },
-    ]);
+    const failed = { id: data.assetId, projectId: asset.project_id, userId: asset.user_id, name: asset.name, type: asset.type, externalId: asset.external_id };
+    await recordEvents(client, [processingFailedEvent(failed, reason, null)]);
     await client.query(`SELECT pg_notify($1, $2)`, [DECISION_CHANNEL, data.assetId]);
     return true;
   });

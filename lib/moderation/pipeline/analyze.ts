@@ -1,22 +1,30 @@
+import { fileTypeFromBuffer } from "file-type";
 import type { z } from "zod";
+import type { ProcessAssetData } from "@/lib/assets/processing/request";
 import { db } from "@/lib/db/client";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
 import { resolveThresholds, thresholdOverridesSchema } from "../policy";
-import { buildReport, type CategoryThresholds, type Report } from "../report";
+import { buildReport, CATEGORIES, type Category, type CategoryThresholds, type Report } from "../report";
+import { decodeTextForAnalysis, textLike } from "../text/decode";
 import { analyzeDocumentFile, analyzeWebsite, canAnalyzeDocument } from "./analyze-documents";
 import { analyzeMediaFile } from "./analyze-media";
 import { storeTextChild, type ChildDraft } from "./children";
 import { ContentMissingError, MAX_TEXT_BYTES, readAssetBytes, withContentFile } from "./content";
-import { findHashHold, type HoldFinding } from "./hash-hold";
-import type { ProcessAssetData } from "@/lib/assets/processing/request";
+import { checkHashLists, type HoldFinding } from "./hash-hold";
+import { imageForJudgement } from "./image-input";
 import { mergeJudgements } from "./judgements";
 import { ocrTextPart } from "./ocr";
-import { classifyPart, labelsOf, type Part } from "./parts";
+import { classifyPart, labelsOf, unavailablePart, type Part } from "./parts";
+import { unanalysedParts, type Unanalysed } from "./unanalysed";
 
 /**
  * The analysis: reads an asset's content, runs the configured providers on each part of it and
  * builds the report. Besides storing extracted children's bytes (at keys derived from the parent,
  * so a re-run overwrites), it changes nothing: finishProcessing (decision.ts) applies the result.
+ * Content is judged by its bytes: text-like bytes are judged as text whatever the declared type
+ * (an image that is not one, an unknown "binary" that is text), decoded by BOM or byte pattern.
+ * What could not be judged is listed in `unanalysed` (and the report's notes): the decision fails
+ * closed on it.
  */
 export interface Analysis {
   report: Report;
@@ -24,6 +32,7 @@ export interface Analysis {
   labels: string[];
   hold: HoldFinding | null;
   children: ChildDraft[];
+  unanalysed: Unanalysed[];
 }
 
 type Json = z.core.util.JSONType;
@@ -37,20 +46,28 @@ interface Collected {
   children: ChildDraft[];
   notes: Record<string, unknown>;
   media?: Parameters<typeof buildReport>[0]["media"];
+  /** Whole parts no analyser could read (unavailable classifier parts are added from `parts`). */
+  unanalysed: Unanalysed[];
 }
 
-const empty = (): Collected => ({ parts: [], extractedText: null, labels: [], hold: null, children: [], notes: {} });
+const empty = (): Collected => ({ parts: [], extractedText: null, labels: [], hold: null, children: [], notes: {}, unanalysed: [] });
+
+/** How much of non-text content is sniffed for text. */
+const SNIFF_BYTES = 64 * 1024;
+const ALL_CATEGORIES: Category[] = [...CATEGORIES];
 
 function ocrEnabled(row: Pick<Row, "processingOptions">): boolean {
   const options = row.processingOptions as { image?: { ocrEnabled?: boolean | null } | null } | null;
   return options?.image?.ocrEnabled === true;
 }
 
-async function analyzeText(row: Row): Promise<Collected> {
+async function analyzeText(row: Row, reason?: string): Promise<Collected> {
   const out = empty();
   const bytes = (await readAssetBytes(row, MAX_TEXT_BYTES)) ?? Buffer.alloc(0);
   if (row.sizeInBytes !== null && Number(row.sizeInBytes) > MAX_TEXT_BYTES) out.notes.truncatedAtBytes = MAX_TEXT_BYTES;
-  out.parts.push(await classifyPart("text", { kind: "text", text: bytes.toString("utf8") }));
+  const decoded = decodeTextForAnalysis(bytes);
+  out.notes.text = { encoding: decoded.encoding, ...(decoded.controlShare > 0 && { controlCharacters: "replaced by spaces" }), ...(reason && { judgedAsText: reason }) };
+  out.parts.push(await classifyPart("text", { kind: "text", text: decoded.text }));
   return out;
 }
 
@@ -58,12 +75,22 @@ async function analyzeImage(row: Row, thresholds: CategoryThresholds): Promise<C
   const out = empty();
   const bytes = await readAssetBytes(row);
   if (!bytes) throw new ContentMissingError(`asset ${row.id} has no stored content`);
-  const image = await classifyPart("image", { kind: "image", data: bytes, mimeType: row.fileFormat ?? "application/octet-stream" });
+  const input = await imageForJudgement(bytes, row.fileFormat ?? "application/octet-stream");
+  if (!input.ok) {
+    out.notes.image = { undecodable: input.reason };
+    out.parts.push(unavailablePart("image", "image", { reason: input.reason }));
+    out.unanalysed.push({ part: "image", check: "hash-lists", reason: input.reason });
+    return out;
+  }
+  if (input.downscaledFrom) out.notes.image = { judgedAt: "downscaled", original: input.downscaledFrom };
+  const image = await classifyPart("image", { kind: "image", data: input.data, mimeType: input.mimeType });
   out.parts.push(image);
   out.labels.push(...labelsOf(image));
-  out.hold = await findHashHold(bytes);
+  const hashes = await checkHashLists(input.data);
+  if (hashes.ok) out.hold = hashes.finding;
+  else out.unanalysed.push({ part: "image", check: "hash-lists", reason: hashes.error });
   if (!ocrEnabled(row)) return out;
-  const ocr = await ocrTextPart(bytes, "ocr-text");
+  const ocr = await ocrTextPart(input.data, "ocr-text");
   out.notes.ocr = ocr.notes;
   if (ocr.part) out.parts.push(ocr.part);
   if (ocr.text && ocr.part) {
@@ -74,7 +101,20 @@ async function analyzeImage(row: Row, thresholds: CategoryThresholds): Promise<C
   return out;
 }
 
+/**
+ * Content that is not declared as text but whose bytes are: no known magic number and text-like.
+ * SVG stays an image (it is rendered and judged as one; one that cannot be rendered fails closed).
+ */
+async function textDespiteType(row: Row): Promise<string | null> {
+  if (row.type === "plaintext_document" || row.type === "website" || row.fileFormat === "image/svg+xml") return null;
+  const head = await readAssetBytes(row, SNIFF_BYTES);
+  if (!head || head.length === 0 || (await fileTypeFromBuffer(head)) || !textLike(head)) return null;
+  return `declared ${row.fileFormat ?? "without a type"}, but the bytes are text`;
+}
+
 async function analyzeByType(row: Row, thresholds: CategoryThresholds): Promise<Collected> {
+  const asText = await textDespiteType(row);
+  if (asText) return analyzeText(row, asText);
   switch (row.type) {
     case "plaintext_document":
       return analyzeText(row);
@@ -87,15 +127,20 @@ async function analyzeByType(row: Row, thresholds: CategoryThresholds): Promise<
         return { ...empty(), parts: m.parts, labels: m.labels, hold: m.hold, extractedText: m.transcript, notes: m.notes, media: m.media };
       });
     case "multimedia_document":
-      if (!canAnalyzeDocument(row.fileFormat)) return { ...empty(), notes: { unsupported: `no text extraction for ${row.fileFormat} documents` } };
+      if (!canAnalyzeDocument(row.fileFormat)) return unreadable(`no text or image extraction for ${row.fileFormat} documents`);
       return withContentFile(row, async (file) => ({ ...empty(), ...(await analyzeDocumentFile(file, row, thresholds)) }));
     case "website": {
       const html = row.storageId ? ((await readAssetBytes(row, MAX_TEXT_BYTES))?.toString("utf8") ?? null) : null;
       return { ...empty(), ...(await analyzeWebsite(html, row.sourceUrl)) };
     }
     default:
-      return { ...empty(), notes: { unsupported: `no classifier judges ${row.type} content` } };
+      return unreadable(`no analyser reads ${row.fileFormat ?? "untyped"} content, and its bytes are not text`);
   }
+}
+
+/** Content nothing here can read: every category is unjudged. */
+function unreadable(reason: string): Collected {
+  return { ...empty(), notes: { unsupported: reason }, unanalysed: [{ part: "content", categories: ALL_CATEGORIES, reason }] };
 }
 
 /**
@@ -107,13 +152,19 @@ export async function analyzeAsset(data: ProcessAssetData): Promise<Analysis | n
   if (!row || row.status !== "pending" || row.processingGeneration !== data.generation) return null;
   const thresholds = resolveThresholds(thresholdOverridesSchema.safeParse(row.project.moderationThresholds).data);
   const collected = await analyzeByType(row, thresholds);
+  const unanalysed = [...collected.unanalysed, ...unanalysedParts(collected.parts)];
   const report = buildReport({
     categories: mergeJudgements(collected.parts.map((p) => p.judgements)),
     thresholds,
     media: collected.media,
-    notes: { ...(collected.notes as Record<string, Json>), parts: collected.parts.map((p) => p.notes) },
+    notes: {
+      ...(collected.notes as Record<string, Json>),
+      parts: collected.parts.map((p) => p.notes),
+      ...(unanalysed.length > 0 && { unanalysed: unanalysed as unknown as Json }),
+    },
   });
   return {
+    unanalysed,
     report,
     extractedText: collected.extractedText,
     labels: [...new Set(collected.labels)],

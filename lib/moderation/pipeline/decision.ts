@@ -1,6 +1,7 @@
 import {
   applyProcessingOutcome,
   finishDecidedAsset,
+  processingFailedEvent,
   type AppliedDecision,
   type LockedAsset,
   type ProcessingOutcome,
@@ -8,13 +9,14 @@ import {
 import type { ProcessAssetData } from "@/lib/assets/processing/request";
 import type { EventFact } from "@/lib/events/catalogue";
 import type { NewEvent } from "@/lib/events/record";
-import { decide, thresholdOverridesSchema, type Decision, type DecideOptions } from "../policy";
+import { decide, failClosed, thresholdOverridesSchema, type DecideOptions, type FinalDecision } from "../policy";
 import type { Analysis } from "./analyze";
 
 /**
  * The decision: turns an analysis into what happens to the asset — status, action, flagged, the
  * report, children's decisions, the events and whether content goes — under the project's policy,
- * read from the asset locked for the decision. Assets applies it (lib/assets/processing/outcome.ts)
+ * read from the asset locked for the decision, failing closed on anything that was not analysed
+ * (policy.ts, failClosed). Assets applies it (lib/assets/processing/outcome.ts)
  * in one transaction, idempotently per processing generation.
  */
 export function finishProcessing(data: ProcessAssetData, analysis: Analysis | null): Promise<AppliedDecision> {
@@ -29,21 +31,27 @@ function outcomeFor(asset: LockedAsset, analysis: Analysis): ProcessingOutcome {
     action: options?.flaggedContentPolicy?.action,
     defaultAction: asset.defaultModerationAction,
   };
-  const decision = decide(analysis.report, policy);
+  const decision = failClosed(decide(analysis.report, policy), analysis.unanalysed, asset.unanalysableAction);
   const keep = options?.keepContentAfterProcessing ?? asset.keepContentByDefault;
   return {
     ...decided(analysis.report, decision),
     extractedText: analysis.extractedText,
     labels: analysis.labels,
     hold: analysis.hold,
-    children: analysis.children.map((child) => ({ ...child, ...decided(child.report, decide(child.report, policy)) })),
+    // Children are judged parts of the parent: whatever of them was not analysed is already in the parent's list.
+    children: analysis.children.map((child) => ({ ...child, ...decided(child.report, failClosed(decide(child.report, policy), [], "reject")) })),
     events: decisionEvents(asset, decision),
-    removeContent: decision.removeContent || !keep,
+    // A reviewer (rejected for review) or a retry (error) needs the content of what failed closed.
+    removeContent: decision.removeContent || (!keep && !failedClosed(decision)),
   };
 }
 
+function failedClosed(decision: FinalDecision): boolean {
+  return decision.notAnalysed !== null && decision.status !== "approved";
+}
+
 /** The columns a decision sets on an asset or a child (children are decided with their parent's policy). */
-function decided(report: object, decision: Decision) {
+function decided(report: object, decision: FinalDecision) {
   return {
     status: decision.status,
     // The decision's own thresholds decide `flagged` (the project may have changed them since the analysis).
@@ -54,12 +62,18 @@ function decided(report: object, decision: Decision) {
   };
 }
 
-function rejectionNoteFor(decision: Decision): string | null {
+function rejectionNoteFor(decision: FinalDecision): string | null {
+  if (decision.status === "rejected" && decision.notAnalysed) {
+    return `Not fully analysed, so not approved (a reviewer can approve it): ${decision.notAnalysed.summary}`;
+  }
   if (decision.status !== "rejected" || !decision.moderationAction) return null;
   return `Automatically rejected (${decision.moderationAction}): flagged for ${decision.flaggedCategories.join(", ")}`;
 }
 
-function decisionEvents(asset: LockedAsset, decision: Decision): NewEvent[] {
+function decisionEvents(asset: LockedAsset, decision: FinalDecision): NewEvent[] {
+  if (decision.status === "error") {
+    return [processingFailedEvent(asset, `Not fully analysed: ${decision.notAnalysed?.summary ?? "unknown"}`, decision.flagged)];
+  }
   const snapshot = { id: asset.id, externalId: asset.externalId, status: decision.status, flagged: decision.flagged, moderationAction: decision.moderationAction };
   const base = { projectId: asset.projectId, userId: asset.userId, asset: snapshot };
   // The database stores the API's type names (plaintext-document, …).

@@ -13,14 +13,29 @@ export interface HoldFinding {
   where: string;
 }
 
-/** Matches an image's pHash and dHash against every hash list with the `hold` action. */
-export async function findHashHold(image: Buffer, where = "image"): Promise<HoldFinding | null> {
+export type HashCheck = { ok: true; finding: HoldFinding | null } | { ok: false; error: string };
+
+/**
+ * Matches an image's pHash and dHash against every hash list with the `hold` action; undecodable
+ * image data comes back as `ok: false` (the caller reports the image as not analysed).
+ */
+export async function checkHashLists(image: Buffer, where = "image"): Promise<HashCheck> {
   let hashes: string[];
   try {
     hashes = await imageHashPair(image);
-  } catch {
-    return null; // undecodable image data: nothing to match (the classifier reports it)
+  } catch (error) {
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
+  return { ok: true, finding: await matchHold(hashes, where) };
+}
+
+/** The same for frames and document images, whose classifier part already reports an undecodable image. */
+export async function findHashHold(image: Buffer, where = "image"): Promise<HoldFinding | null> {
+  const check = await checkHashLists(image, where);
+  return check.ok ? check.finding : null;
+}
+
+async function matchHold(hashes: string[], where: string): Promise<HoldFinding | null> {
   for (const hash of hashes) {
     const match = (await findMatches(hash, DEFAULT_MAX_DISTANCE)).find((m) => m.list.action === "hold");
     if (match) {
