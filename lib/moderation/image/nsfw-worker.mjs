@@ -1,7 +1,7 @@
-// Worker thread for the nsfwjs image classifier (see nsfw.ts, which owns the protocol).
+// Worker thread for the nsfwjs image classifier (see nsfw-worker-client.ts, which owns the protocol).
 //
 // Plain ESM JavaScript on purpose: it runs unchanged under tsx, vitest and next start, and it is
-// never bundled (nsfw.ts starts it from its path on disk).
+// never bundled (nsfw-worker-client.ts starts it from its path on disk).
 //
 // Runs TensorFlow.js on the wasm backend (single-threaded SIMD build; the .wasm binaries are read
 // from the package's dist folder with fs) and nsfwjs' MobileNetV2 model, whose topology and
@@ -9,7 +9,7 @@
 // They are read from disk here: nothing is fetched (Node fetch cannot read file:// URLs anyway).
 // The model is loaded once, lazily, on the first request.
 //
-// Protocol (one request at a time; nsfw.ts serialises):
+// Protocol (one request at a time; the WorkerHost in nsfw-worker-client.ts serialises):
 //   in:  { id, type: "load" }
 //        { id, type: "classify", frames: ArrayBuffer[] }  each 224×224×3 RGB bytes, row-major
 //        { type: "crash" }                                test hook: throws an uncaught error

@@ -1,0 +1,46 @@
+import sharp from "sharp";
+import { NSFW_INPUT_SIZE as SIZE } from "./nsfw-model";
+
+/** Decoding an image (every sampled page of an animated one) into the model's input rasters. */
+
+export interface DecodedFrames {
+  /** One SIZE×SIZE×3 RGB raster per sampled page, each its own ArrayBuffer (transferred to the worker). */
+  frames: ArrayBuffer[];
+  totalFrames: number;
+  /** The page index of each frame. */
+  indices: number[];
+}
+
+/** Up to `max` page indices out of `total`, evenly spaced, first and last included. */
+export function sampleFrameIndices(total: number, max: number): number[] {
+  const n = Math.max(1, Math.floor(total));
+  const m = Math.max(1, Math.floor(max));
+  if (n <= m) return Array.from({ length: n }, (_, i) => i);
+  if (m === 1) return [0];
+  return [...new Set(Array.from({ length: m }, (_, i) => Math.round((i * (n - 1)) / (m - 1))))];
+}
+
+export async function decodeFrames(data: Uint8Array, maxFrames: number, maxPixels: number): Promise<DecodedFrames> {
+  const input = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const meta = await sharp(input, { limitInputPixels: maxPixels }).metadata();
+  const totalFrames = Math.max(1, meta.pages ?? 1);
+  const indices = sampleFrameIndices(totalFrames, maxFrames);
+  const frames = await Promise.all(
+    indices.map(async (page) => {
+      const { data: raw, info } = await sharp(input, { limitInputPixels: maxPixels, page })
+        .rotate() // EXIF orientation
+        .flatten({ background: { r: 255, g: 255, b: 255 } })
+        .resize(SIZE, SIZE, { fit: "fill" })
+        .toColourspace("srgb")
+        .removeAlpha()
+        .raw({ depth: "uchar" })
+        .toBuffer({ resolveWithObject: true });
+      if (info.width !== SIZE || info.height !== SIZE || info.channels !== 3 || raw.byteLength !== SIZE * SIZE * 3) {
+        throw new Error(`unexpected raster ${info.width}×${info.height}×${info.channels}`);
+      }
+      // A fresh ArrayBuffer of exactly this frame, transferred to the worker.
+      return new Uint8Array(raw).buffer;
+    }),
+  );
+  return { frames, totalFrames, indices };
+}
