@@ -155,6 +155,13 @@ describe("text is judged by its bytes, not its envelope", () => {
     expect(decided.report.notes.text.judgedAsText).toMatch(/application\/x-foo/);
   });
 
+  it(`an SVG that draws "${THREAT}" is rejected: its text is judged besides the rendered image`, async () => {
+    const svg = Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="200" height="40"><text x="0" y="20">${THREAT}</text></svg>`);
+    const asset = await createBytes(p, "drawn.svg", "image/svg+xml", svg);
+    expect(asset).toMatchObject({ type: "image", status: "rejected", moderationAction: "hide" });
+    expect(asset.report.categories.violence.score).toBeGreaterThan(0.6);
+  });
+
   it(`"${THREAT}" uploaded as UTF-16 (with and without a BOM) is rejected`, async () => {
     const withBom = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(THREAT, "utf16le")]);
     const bom = await uploadRaw(p, withBom, "text/plain; charset=utf-16");

@@ -12,6 +12,7 @@ import { storeTextChild, type ChildDraft } from "./children";
 import { ContentMissingError, MAX_TEXT_BYTES, readAssetBytes, withContentFile } from "./content";
 import { checkHashLists, type HoldFinding } from "./hash-hold";
 import { imageForJudgement } from "./image-input";
+import { svgText } from "./svg-text";
 import { mergeJudgements } from "./judgements";
 import { ocrTextPart } from "./ocr";
 import { classifyPart, labelsOf, unavailablePart, type Part } from "./parts";
@@ -89,6 +90,11 @@ async function analyzeImage(row: Row, thresholds: CategoryThresholds): Promise<C
   const hashes = await checkHashLists(input.data);
   if (hashes.ok) out.hold = hashes.finding;
   else out.unanalysed.push({ part: "image", check: "hash-lists", reason: hashes.error });
+  const drawnText = row.fileFormat === "image/svg+xml" ? svgText(bytes) : null;
+  if (drawnText) {
+    out.parts.push(await classifyPart("svg-text", { kind: "text", text: drawnText }));
+    out.extractedText = drawnText;
+  }
   if (!ocrEnabled(row)) return out;
   const ocr = await ocrTextPart(input.data, "ocr-text");
   out.notes.ocr = ocr.notes;
