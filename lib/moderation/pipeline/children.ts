@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import { derivedContentPrefix } from "@/lib/assets/storage-keys";
-import type { AssetType } from "@/lib/db/generated/enums";
+import type { ChildOutcome } from "@/lib/assets/processing/outcome";
 import { storage } from "@/lib/storage";
 import type { Report } from "../report";
 
@@ -10,20 +10,7 @@ import type { Report } from "../report";
  * prefix, so re-running an analysis overwrites instead of duplicating, and deleting the parent's
  * content removes theirs.
  */
-export interface ChildDraft {
-  id: string;
-  derivedKey: string;
-  name: string;
-  type: AssetType;
-  fileFormat: string;
-  fileExtension: string;
-  storageId: string;
-  sizeInBytes: number;
-  checksums: { sha256: string; md5: string };
-  imageData: { width: number; height: number } | null;
-  extractedText: string | null;
-  report: Report;
-}
+export type ChildDraft = Omit<ChildOutcome, "status" | "flagged" | "moderationAction" | "rejectionNote" | "report"> & { report: Report };
 
 export function childId(parentId: string, derivedKey: string): string {
   const h = crypto.createHash("sha256").update(`${parentId}:${derivedKey}`).digest("hex");
