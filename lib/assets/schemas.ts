@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { uuid } from "@/lib/core/schemas";
+import { text, uploadContentString, uuid, webUrl } from "@/lib/core/schemas";
 import { contentDispositionHeader, failsWith } from "@/lib/http/headers";
 
 /** Validation schemas for the asset endpoints; they also generate the OpenAPI document. */
@@ -14,21 +14,20 @@ const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 export const byte = z.number().int().min(0).max(255);
 export { uuid };
 
-export const assetName = z.string().min(1).max(255);
-export const description = z.string().max(5000).nullable();
-export const externalId = z
-  .string()
+export const assetName = text().min(1).max(255);
+export const description = text().max(5000).nullable();
+export const externalId = text()
   .min(1)
   .max(255)
   .regex(/^[^/\\\u0000-\u001f]+$/, "must not contain slashes or control characters")
   .nullable();
-export const externalUrl = z.url().max(2048).nullable();
+export const externalUrl = webUrl().max(2048).nullable();
 export const metadataItem = z.strictObject({
-  id: z.string().min(1).max(100),
-  value: z.union([z.string().max(10_000), z.number(), z.boolean(), z.null()]),
+  id: text().min(1).max(100),
+  value: z.union([text().max(10_000), z.number(), z.boolean(), z.null()]),
 });
 export const metadata = z.array(metadataItem).max(100).nullable();
-export const tags = z.array(z.string().min(1).max(100)).max(100).nullable();
+export const tags = z.array(text().min(1).max(100)).max(100).nullable();
 export const visibility = z.enum(VISIBILITIES).nullable();
 
 export const processingOptions = z
@@ -40,18 +39,18 @@ export const processingOptions = z
   .nullable();
 export type ProcessingOptions = z.infer<typeof processingOptions>;
 
-const contentTypeField = z.string().min(1).max(255).describe("Content (MIME) type of the bytes, e.g. image/png");
+const contentTypeField = text().min(1).max(255).describe("Content (MIME) type of the bytes, e.g. image/png");
 
 /** `buffer`: a byte array, Node's `Buffer.toJSON()` form `{type: "Buffer", data}`, or base64 text. */
-const bufferValue = z.union([z.array(byte), z.strictObject({ type: z.literal("Buffer"), data: z.array(byte) }), z.string()]);
+const bufferValue = z.union([z.array(byte), z.strictObject({ type: z.literal("Buffer"), data: z.array(byte) }), uploadContentString()]);
 /** `data`: a `data:` URL, base64 text, or a byte array. */
-const dataValue = z.union([z.string(), z.array(byte)]);
+const dataValue = z.union([uploadContentString(), z.array(byte)]);
 
 const CONTENT_FORMS = ["plainText", "base64", "uint8Array", "buffer", "data"] as const;
 
 const contentFields = {
-  plainText: z.string().optional().describe("Text content (UTF-8)"),
-  base64: z.string().optional().describe("Base64-encoded bytes"),
+  plainText: uploadContentString().optional().describe("Text content (UTF-8)"),
+  base64: uploadContentString().optional().describe("Base64-encoded bytes"),
   uint8Array: z.array(byte).optional().describe("Bytes as integers 0 to 255"),
   buffer: bufferValue.optional().describe("Bytes: an integer array, {type:'Buffer',data:[...]} or base64 text"),
   data: dataValue.optional().describe("Bytes: a data: URL, base64 text or an integer array"),
@@ -102,7 +101,7 @@ export const createAssetBody = z
     part: partContent.optional().describe("Variant B: first part of a multipart upload"),
     sizeInBytes: z.number().int().min(1).max(MAX_SAFE).optional().describe("Variant B: size of this part"),
     totalSizeInBytes: z.number().int().min(1).max(MAX_SAFE).optional().describe("Variant B: size of the whole file"),
-    url: z.url().max(2048).optional().describe("Variant C: remote URL to fetch"),
+    url: webUrl().max(2048).optional().describe("Variant C: remote URL to fetch"),
   })
   .superRefine((value, ctx) => {
     const variants = (["content", "part", "url"] as const).filter((v) => value[v] !== undefined);
@@ -130,10 +129,10 @@ export const queueQuery = z.strictObject({
 const rawUploadQueryFields = {
   queue: booleanQuery.optional(),
   name: assetName.optional().describe("Asset name; defaults to the Content-Disposition filename, then 'upload'"),
-  description: z.string().max(5000).optional(),
+  description: text().max(5000).optional(),
   visibility: z.enum(VISIBILITIES).optional(),
   externalId: externalId.unwrap().optional(),
-  externalUrl: z.url().max(2048).optional(),
+  externalUrl: webUrl().max(2048).optional(),
   folderId: uuid.optional(),
   keepContentAfterProcessing: booleanQuery.optional(),
   flaggedContentPolicy: z.enum(MODERATION_ACTIONS).optional().describe("processingOptions.flaggedContentPolicy.action"),
@@ -162,12 +161,12 @@ export type PartQuery = z.output<typeof partQuery>;
 export function rawBytesHeaders<K extends "content" | "part">(kind: K) {
   return z.object({
     "x-service-upload": failsWith(
-      z.string().trim().toLowerCase().pipe(z.literal(kind)).describe(`Must be \`${kind}\`.`),
+      text().trim().toLowerCase().pipe(z.literal(kind)).describe(`Must be \`${kind}\`.`),
       "upload/missing-header",
       `This endpoint needs the header X-Service-Upload: ${kind}.`,
     ),
     "content-type": failsWith(
-      z.string().min(1).describe("Content type of the bytes."),
+      text().min(1).describe("Content type of the bytes."),
       "upload/missing-header",
       "The Content-Type header (the file's type) is required.",
     ),
@@ -213,7 +212,7 @@ export const moveAssetBody = z.strictObject({ folderId: uuid.nullable() });
 export const listAssetsQuery = z.strictObject({
   pageIndex: intQuery(0).default(0),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
-  filter: z.string().max(2000).optional().describe("RSQL filter; see docs/filter-grammar.md"),
+  filter: text().max(2000).optional().describe("RSQL filter; see docs/filter-grammar.md"),
   sort: z
     .enum(["createdAt", "-createdAt", "updatedAt", "-updatedAt", "name", "-name", "sizeInBytes", "-sizeInBytes"])
     .default("-createdAt")

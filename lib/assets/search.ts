@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ASSET_TYPES, assetSchema, booleanQuery } from "@/lib/assets/schemas";
+import { text } from "@/lib/core/schemas";
 import { serializeAsset } from "@/lib/assets/serialize";
 import { db } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
@@ -15,8 +16,7 @@ import { Prisma } from "@/lib/db/generated/client";
 export const SEARCH_QUERY_MAX = 500;
 
 export const searchAssetsQuery = z.strictObject({
-  q: z
-    .string()
+  q: text()
     .trim()
     .min(1)
     .max(SEARCH_QUERY_MAX)

@@ -1,5 +1,100 @@
 import { z } from "zod";
 import { UUID_PATTERN } from "@/lib/core/ids";
 
-/** zod primitives shared by every domain's schemas (and so by the OpenAPI document). */
-export const uuid = z.string().regex(UUID_PATTERN, "must be a UUID");
+/**
+ * zod primitives shared by every domain's schemas (and so by the OpenAPI document). A request
+ * schema never uses `z.string()`, `z.url()` or `z.unknown()` directly: it uses `text()`, `webUrl()`
+ * or `jsonValue()`, which refuse what PostgreSQL cannot store (tests/unit/request-strings.test.ts
+ * walks every endpoint's request schemas to prove it).
+ */
+
+export const STORABLE_TEXT_MESSAGE = "must not contain NUL characters or unpaired surrogates";
+
+// With the `u` flag a surrogate pair is one code point, so only unpaired surrogates match the range
+// (the same test as `String.prototype.isWellFormed`, which the TypeScript lib target here lacks).
+const UNSTORABLE = /[\u0000\uD800-\uDFFF]/u;
+
+/**
+ * PostgreSQL text and jsonb cannot hold U+0000 (22021 / 22P05), and a lone UTF-16 surrogate has no
+ * UTF-8 form: jsonb refuses its `\uD800` escape and text columns would silently store U+FFFD.
+ */
+export function isStorableText(value: string): boolean {
+  return !UNSTORABLE.test(value);
+}
+
+/** The check every client string carries; `abort` keeps length/pattern messages out of the way. */
+export const storableTextCheck = z.refine<string>(isStorableText, { message: STORABLE_TEXT_MESSAGE, abort: true });
+
+/** A client string (stored, searched or compared in PostgreSQL); compose with min/max/regex as usual. */
+export function text() {
+  return z.string().check(storableTextCheck);
+}
+
+/** An absolute URL from a client; zod keeps the string as sent, so it needs the same check. */
+export function webUrl() {
+  return z.url().check(storableTextCheck);
+}
+
+/**
+ * The first unstorable string of a JSON value, or the object holding the first unstorable key (the
+ * key itself is not echoed back), as a zod path; null when every string and key is storable.
+ */
+export function findUnstorableJson(value: unknown): { path: PropertyKey[]; in: "string" | "key" } | null {
+  // An explicit stack with parent links: deep input cannot overflow the call stack, and a path is
+  // only built for the one failure reported.
+  interface Node {
+    value: unknown;
+    key: PropertyKey | null;
+    parent: Node | null;
+  }
+  const pathOf = (node: Node): PropertyKey[] => {
+    const path: PropertyKey[] = [];
+    for (let at: Node | null = node; at && at.key !== null; at = at.parent) path.push(at.key);
+    return path.reverse();
+  };
+  const stack: Node[] = [{ value, key: null, parent: null }];
+  while (stack.length > 0) {
+    const node = stack.pop() as Node;
+    const current = node.value;
+    if (typeof current === "string") {
+      if (!isStorableText(current)) return { path: pathOf(node), in: "string" };
+    } else if (Array.isArray(current)) {
+      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], key: i, parent: node });
+    } else if (current !== null && typeof current === "object") {
+      const entries = Object.entries(current);
+      if (entries.some(([key]) => !isStorableText(key))) return { path: pathOf(node), in: "key" };
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, child] = entries[i] as [string, unknown];
+        stack.push({ value: child, key, parent: node });
+      }
+    }
+  }
+  return null;
+}
+
+/** Every string value and object key of a free JSON value must be storable (it is stored as jsonb). */
+export const storableJsonCheck = z.superRefine<unknown>((value, ctx) => {
+  const found = findUnstorableJson(value);
+  if (found === null) return;
+  const message = found.in === "key" ? `keys ${STORABLE_TEXT_MESSAGE}` : STORABLE_TEXT_MESSAGE;
+  ctx.addIssue({ code: "custom", path: found.path, message, input: value });
+});
+
+/** Free JSON from a client (e.g. lens transform options). */
+export function jsonValue() {
+  return z.unknown().check(storableJsonCheck);
+}
+
+/** Marks a string that carries upload content (see `uploadContentString`). */
+export const uploadContentCheck = z.check<string>(() => undefined);
+
+/**
+ * A string whose characters are upload *content* (plain text, base64, a data: URL): it becomes the
+ * stored file's bytes, never a PostgreSQL text value, and a NUL in a text file is legitimate
+ * content that moderation must judge rather than the API refuse.
+ */
+export function uploadContentString() {
+  return z.string().check(uploadContentCheck);
+}
+
+export const uuid = text().regex(UUID_PATTERN, "must be a UUID");

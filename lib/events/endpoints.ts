@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { uuid } from "@/lib/core/schemas";
+import { text, uuid } from "@/lib/core/schemas";
 import { AUTH_ERRORS, defineEndpoint } from "@/lib/http/endpoint";
 
 const factSchema = z.object({ key: z.string(), value: z.unknown(), url: z.string().optional() });
@@ -42,7 +42,7 @@ export const eventFeedEndpoint = defineEndpoint({
   permission: "events:read",
   params: z.object({ projectId: uuid }),
   query: z.strictObject({
-    after: z.string().max(200).optional().describe("Cursor returned by a previous call"),
+    after: text().max(200).optional().describe("Cursor returned by a previous call"),
     limit: z.coerce.number().int().min(1).max(100).describe("Events per page, 1 to 100"),
   }),
   response: {

@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { uuid } from "@/lib/core/schemas";
+import { text, uuid } from "@/lib/core/schemas";
 
-export const folderName = z
-  .string()
+export const folderName = text()
   .min(1)
   .max(100)
   .refine((name) => !/[/\\]/.test(name), "must not contain slashes")

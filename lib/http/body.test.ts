@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseJsonBody, readBodyCapped } from "@/lib/http/body";
+import { assertJsonDepth, MAX_JSON_DEPTH, parseJsonBody, readBodyCapped } from "@/lib/http/body";
 import { ApiError } from "@/lib/core/errors";
 
 /** A POST request whose body arrives in the given chunks (no Content-Length unless given). */
@@ -83,5 +83,46 @@ describe("parseJsonBody", () => {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).code).toBe("request/malformed-json");
     expect((error as ApiError).status).toBe(400);
+  });
+});
+
+describe("JSON nesting depth", () => {
+  const nested = (depth: number, inner = "1") => Buffer.from("[".repeat(depth) + inner + "]".repeat(depth));
+  const depthError = (raw: Buffer) => {
+    try {
+      parseJsonBody(raw);
+    } catch (error) {
+      return error as ApiError;
+    }
+    return null;
+  };
+
+  it(`accepts ${MAX_JSON_DEPTH} levels of objects and arrays and refuses ${MAX_JSON_DEPTH + 1} with 400 naming the limit`, () => {
+    expect(parseJsonBody(nested(MAX_JSON_DEPTH))).toBeDefined();
+    const objects = (depth: number) => Buffer.from('{"a":'.repeat(depth - 1) + "{}" + "}".repeat(depth - 1));
+    expect(parseJsonBody(objects(MAX_JSON_DEPTH))).toBeDefined();
+    for (const raw of [nested(MAX_JSON_DEPTH + 1), objects(MAX_JSON_DEPTH + 1), Buffer.from('{"a":' + nested(MAX_JSON_DEPTH).toString() + "}")]) {
+      const error = depthError(raw);
+      expect(error?.code).toBe("request/validation-failed");
+      expect(error?.status).toBe(400);
+      expect(error?.message).toContain(`${MAX_JSON_DEPTH} levels`);
+    }
+  });
+
+  it("ignores brackets inside strings, escaped quotes included", () => {
+    // Brackets after an escaped quote, a string ending in an escaped backslash, brackets in keys.
+    const strings = ["[".repeat(200), 'say \\"[[[{{{" ok', "\\", '"[{', { "[[[": "{{{" }];
+    const raw = Buffer.from("[".repeat(MAX_JSON_DEPTH - 2) + JSON.stringify(strings) + "]".repeat(MAX_JSON_DEPTH - 2));
+    expect(() => assertJsonDepth(raw)).not.toThrow();
+    let value = parseJsonBody(raw) as unknown[];
+    for (let level = 2; level < MAX_JSON_DEPTH; level++) value = value[0] as unknown[];
+    expect(value).toEqual(strings);
+  });
+
+  it("refuses 100 000 levels quickly, without a stack overflow", () => {
+    const started = performance.now();
+    expect(depthError(nested(100_000))?.code).toBe("request/validation-failed");
+    expect(depthError(Buffer.from('{"a":'.repeat(100_000)))?.code).toBe("request/validation-failed");
+    expect(performance.now() - started).toBeLessThan(500);
   });
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ApiError, type ErrorCode } from "@/lib/core/errors";
+import { isStorableText, STORABLE_TEXT_MESSAGE, text } from "@/lib/core/schemas";
 import { describeIssues } from "@/lib/http/validation";
 
 /**
@@ -49,22 +50,47 @@ export function headerDisplayName(name: string): string {
 }
 
 /** An optional `Content-Disposition` header, parsed to the filename it names (null when none). */
-export const contentDispositionHeader = z
-  .string()
+export const contentDispositionHeader = text()
   .optional()
-  .transform((value) => ({ fileName: value === undefined ? null : fileNameOf(value) }));
+  .transform((value, ctx) => {
+    if (value === undefined) return { fileName: null };
+    const fileName = fileNameOf(value);
+    // The filename names the asset, so `filename*=UTF-8''%00` is refused rather than stored, and
+    // percent-encoding that is not UTF-8 is refused rather than silently dropped.
+    const problem =
+      fileName === undefined ? "filename* is not percent-encoded UTF-8"
+      : fileName !== null && !isStorableText(fileName) ? `the filename ${STORABLE_TEXT_MESSAGE}`
+      : null;
+    if (problem === null) return { fileName: fileName ?? null };
+    ctx.addIssue({ code: "custom", message: problem, input: value });
+    return z.NEVER;
+  });
 
-/** The filename of `attachment; filename="x"` (or RFC 5987 `filename*`), at most 255 characters. */
-export function fileNameOf(contentDisposition: string): string | null {
+const MAX_FILE_NAME = 255;
+
+/**
+ * The filename of `attachment; filename="x"` (or RFC 5987 `filename*`), at most 255 characters;
+ * null when none, undefined when `filename*` is not percent-encoded UTF-8.
+ */
+export function fileNameOf(contentDisposition: string): string | null | undefined {
   const extended = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(contentDisposition);
   if (extended?.[1]) {
+    let decoded: string;
     try {
-      return decodeURIComponent(extended[1].trim()).slice(0, 255) || null;
+      decoded = decodeURIComponent(extended[1].trim());
     } catch {
-      return null;
+      return undefined;
     }
+    return truncate(decoded) || null;
   }
   const plain = /filename\s*=\s*(?:"((?:[^"\\]|\\.)*)"|([^;]+))/.exec(contentDisposition);
   const name = (plain?.[1] ?? plain?.[2])?.trim().replace(/\\(.)/g, "$1");
-  return name ? name.slice(0, 255) : null;
+  return name ? truncate(name) : null;
+}
+
+/** Cuts at a character boundary: slicing UTF-16 units could leave half a surrogate pair. */
+function truncate(name: string): string {
+  if (name.length <= MAX_FILE_NAME) return name;
+  const cut = name.slice(0, MAX_FILE_NAME);
+  return /[\uD800-\uDBFF]$/.test(cut) ? cut.slice(0, -1) : cut;
 }

@@ -1,11 +1,13 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { config } from "@/lib/core/config";
-import { parseJsonBody, readBodyCapped } from "@/lib/http/body";
 import { isRawOrJson, type EndpointSpec, type RawBody } from "@/lib/http/endpoint";
 import { HashingReader, nodeStream } from "@/lib/http/hashing-reader";
 import { parseHeaders } from "@/lib/http/headers";
 import { fingerprint } from "@/lib/http/idempotency";
-import { parseOrThrow } from "@/lib/http/validation";
+import { MAX_JSON_STRUCTURE_BYTES, readJsonBody } from "@/lib/http/json-reader";
+import { largeValuesOf, restoreLargeValues } from "@/lib/http/large-values";
+import { fieldError, parseOrThrow } from "@/lib/http/validation";
 
 /** A request's input as the endpoint declares it, plus what idempotency needs to identify the request. */
 export interface ParsedInput {
@@ -35,10 +37,28 @@ export async function parseInput(
 ): Promise<ParsedInput> {
   const url = new URL(request.url);
   const params = spec.params ? parseOrThrow(spec.params, checkedParams, "params") : checkedParams;
-  const query = parseOrThrow(spec.query ?? NO_QUERY, Object.fromEntries(url.searchParams), "query");
+  const query = parseOrThrow(spec.query ?? NO_QUERY, queryParameters(url), "query");
   const headers = spec.headers ? parseHeaders(spec.headers, request.headers) : {};
   return { params, query, headers, ...(await readBody(spec, request, url.search, hashBody)) };
 }
+
+/**
+ * The query parameters (the last value of a repeated name wins). Next.js decodes and re-encodes the
+ * query before a route sees it, turning percent-encoded bytes that are not UTF-8 (`%FF`,
+ * `%ED%A0%80`) into U+FFFD, so they can no longer be told from a U+FFFD that was sent. Rather than
+ * store that replacement silently, a parameter holding U+FFFD is refused, naming it.
+ */
+function queryParameters(url: URL): Record<string, string> {
+  const values = Object.fromEntries(url.searchParams);
+  for (const [name, value] of Object.entries(values)) {
+    if (name.includes(REPLACEMENT)) throw fieldError("query", [], `parameter names ${NOT_UTF8}`);
+    if (value.includes(REPLACEMENT)) throw fieldError("query", [name], NOT_UTF8);
+  }
+  return values;
+}
+
+const REPLACEMENT = "\uFFFD";
+const NOT_UTF8 = "must be percent-encoded UTF-8 without U+FFFD (bytes that are not UTF-8 decode to it)";
 
 type ReadBody = Pick<ParsedInput, "body" | "requestHash" | "rawReader">;
 
@@ -65,9 +85,22 @@ async function readJson(
   hashBody: boolean,
   wrap: (value: unknown) => unknown,
 ): Promise<ReadBody> {
-  const raw = await readBodyCapped(request, spec.maxBodyBytes ?? config().limits.maxJsonBodyBytes);
-  const value = parseOrThrow(schema, parseJsonBody(raw), "body");
-  return { body: wrap(value), requestHash: hashBody ? fingerprint(spec.operationId, search, raw) : "", rawReader: null };
+  const hash = hashBody ? streamingFingerprint(spec.operationId, search) : null;
+  const maxBytes = spec.maxBodyBytes ?? config().limits.maxJsonBodyBytes;
+  const { value: parsed, largeValues } = await readJsonBody(request, {
+    maxBytes,
+    maxStructureBytes: Math.min(maxBytes, MAX_JSON_STRUCTURE_BYTES),
+    largeValues: largeValuesOf(schema),
+    onChunk: hash ? (chunk) => hash.update(chunk) : undefined,
+  });
+  const value = parseOrThrow(schema, parsed, "body");
+  restoreLargeValues(value, largeValues);
+  return { body: wrap(value), requestHash: hash ? hash.update("\u0000").digest("hex") : "", rawReader: null };
+}
+
+/** `fingerprint(operationId, search, body)` computed while the body streams by (the body is never held whole). */
+export function streamingFingerprint(operationId: string, search: string) {
+  return createHash("sha256").update(operationId).update("\u0000").update(search).update("\u0000");
 }
 
 /** Streams a raw body; it is hashed only when an Idempotency-Key needs its digest (storage hashes it anyway). */

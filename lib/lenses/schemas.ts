@@ -1,10 +1,10 @@
 import { z } from "zod";
+import { jsonValue, text } from "@/lib/core/schemas";
 
 /** Lens definitions. The CDN (a later release) applies them; this module stores and versions them. */
 export const LENS_TYPES = ["image", "video", "audio", "document", "website"] as const;
 
-export const lensIdentifier = z
-  .string()
+export const lensIdentifier = text()
   .min(1)
   .max(50)
   .regex(/^[a-z0-9-]+$/, "must contain only lowercase letters, numbers and hyphens");
@@ -19,7 +19,7 @@ export const imageTransformOptions = z.strictObject({
 });
 
 export const lensTransform = z
-  .strictObject({ type: z.string().min(1).max(100), options: z.unknown() })
+  .strictObject({ type: text().min(1).max(100), options: jsonValue() })
   .superRefine((transform, ctx) => {
     if (transform.options === undefined) ctx.addIssue({ code: "custom", path: ["options"], message: "is required" });
     if (transform.type !== "imageTransform") return;
@@ -31,8 +31,8 @@ export const lensTransform = z
 
 export const ensureLensBody = z.strictObject({
   identifier: lensIdentifier,
-  name: z.string().min(1).max(200),
-  description: z.string().max(2000).nullable().optional(),
+  name: text().min(1).max(200),
+  description: text().max(2000).nullable().optional(),
   type: z.enum(LENS_TYPES),
   active: z.boolean(),
   transforms: z.array(lensTransform).max(20).nullable().optional(),

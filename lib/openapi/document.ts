@@ -109,7 +109,8 @@ export function generateOpenApiDocument(endpoints: readonly EndpointSpec[], serv
       version: API_VERSION,
       description:
         "Media moderation and delivery. Authenticate with a project API key in the `X-Api-Key` header. " +
-        "Every error response has the body `{message, code, traceId}`; `x-error-codes` lists all codes.",
+        "Every error response has the body `{message, code, traceId}`; `x-error-codes` lists all codes. " +
+        "JSON bodies may nest objects and arrays at most 64 levels deep (deeper: 400 `request/validation-failed`).",
     },
     servers: [{ url: serverUrl }],
     tags: tags.map((name) => ({ name })),

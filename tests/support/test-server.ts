@@ -71,6 +71,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     dataDir,
     stop: cleanup,
     output: () => output.join(""),
+    pid: () => server.pid ?? -1,
     async kill() {
       if (server.exitCode !== null || server.signalCode !== null) return;
       const exited = new Promise((resolve) => server.once("exit", resolve));
@@ -86,6 +87,8 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
 
 /** For crash tests: SIGKILL the server process and start a new one on the same database and data. */
 export interface CrashableServer {
+  /** The server process's id (for memory measurements through /proc); it changes on restart. */
+  pid(): number;
   kill(): Promise<void>;
   restart(): Promise<void>;
   output(): string;
