@@ -28,6 +28,7 @@ export const ERROR_CODES = {
   "request/route-not-found": { status: 404, message: "No such endpoint." },
   "request/method-not-allowed": { status: 405, message: "This method is not allowed on this endpoint." },
   "request/body-too-large": { status: 413, message: "The request body is too large." },
+  "request/header-too-large": { status: 431, message: "The request line or headers are too large." },
   "rate-limit/exceeded": { status: 429, message: "Too many requests; retry after the time in Retry-After." },
   "idempotency/invalid-key": { status: 400, message: "The Idempotency-Key header must be 1 to 255 printable characters." },
   "idempotency/request-in-progress": { status: 409, message: "A request with this Idempotency-Key is still being processed." },

@@ -7,6 +7,8 @@ import { sqlPool } from "@/lib/db/client";
 import { prepareInngest } from "@/lib/executor/mode";
 import { ensureDatabase } from "@/lib/db/database";
 import { ensureNextBuild } from "@/lib/server/build";
+import { answerClientError, refuseMalformedUrl } from "@/lib/server/malformed-requests";
+import { closeConnectionIfBodyUnread } from "@/lib/server/unread-bodies";
 
 /**
  * What the application plugs into the server (server.ts composes it): the server itself knows no
@@ -42,8 +44,11 @@ export async function runServer(hooks: ServerHooks): Promise<void> {
     const requestId = randomUUID();
     req.headers["x-request-id"] = requestId;
     res.setHeader("X-Request-Id", requestId);
+    closeConnectionIfBodyUnread(req, res);
+    if (refuseMalformedUrl(req, res, requestId)) return;
     void handleNext(req, res);
   });
+  server.on("clientError", (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket, randomUUID()));
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
