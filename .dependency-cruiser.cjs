@@ -42,6 +42,13 @@ module.exports = {
     layer("shell-knows-no-domain", "The API shell (lib/http, lib/auth) never imports a domain, an engine or an entry point.", SHELL, [DOMAINS, ENGINES, COMPOSITION, ENTRY]),
     layer("auth-below-http", "Authentication and authorisation do not depend on the HTTP wrapper (the portal uses them too).", "^lib/auth/", "^lib/http/"),
     layer("domains-below-engines", "Domains never import an engine or workflow (moderation) or an entry point: assets publishes jobs, moderation consumes them.", DOMAINS, [ENGINES, COMPOSITION, ENTRY]),
+    {
+      name: "domain-logic-knows-no-http",
+      comment: "Inside a domain only the request adapters (endpoint declarations, schemas, upload entry points) use the HTTP shell; domain logic is plain functions.",
+      severity: "error",
+      from: { path: DOMAINS, pathNot: "/(endpoints|schemas|create|inline-content)\\.ts$" },
+      to: { path: "^lib/http/" },
+    },
     layer("engines-below-entry", "Engines never import an entry point or a composition module.", ENGINES, [COMPOSITION, ENTRY]),
     layer("composition-below-entry", "lib/openapi and lib/admin are used by entry points, never the other way round.", COMPOSITION, ENTRY),
     // Domains among themselves: events ← usage ← projects; events ← folders ← assets; lenses stands alone.
