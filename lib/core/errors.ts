@@ -72,3 +72,8 @@ export class ApiError extends Error {
 export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError || (error instanceof Error && error.name === "ApiError" && "code" in error);
 }
+
+/** The message of anything thrown (Error or not), for logs, notes and wrapped errors. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

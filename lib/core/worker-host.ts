@@ -1,4 +1,5 @@
 import { Worker, type TransferListItem, type WorkerOptions } from "node:worker_threads";
+import { errorMessage } from "@/lib/core/errors";
 
 /**
  * One worker thread behind a request queue, for engines that must not run on the main event loop
@@ -386,8 +387,4 @@ export class WorkerHost<Request, Result> {
     if (this.#current || this.#queue.length > 0 || this.#starting) worker.ref();
     else worker.unref();
   }
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -26,7 +26,3 @@ export class OcrError extends Error {
 export function isOcrError(error: unknown): error is OcrError {
   return error instanceof OcrError || (error instanceof Error && error.name === "OcrError" && "code" in error);
 }
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

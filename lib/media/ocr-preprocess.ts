@@ -1,5 +1,6 @@
 import sharp, { type Metadata, type Sharp } from "sharp";
-import { errorMessage, isOcrError, OcrError } from "./ocr-errors";
+import { errorMessage } from "@/lib/core/errors";
+import { isOcrError, OcrError } from "./ocr-errors";
 
 /** Preparing an image for Tesseract: orientation, background, grayscale, scale; blank images skip OCR. */
 

@@ -11,6 +11,7 @@ import {
   withTempDir,
   type MediaToolPaths,
 } from "@/lib/media/tools";
+import { errorMessage } from "@/lib/core/errors";
 
 /**
  * Text and embedded images of a PDF, with poppler-utils:
@@ -144,7 +145,7 @@ export async function extractPdf(filePath: string, options: ExtractPdfOptions = 
   try {
     if (!(await stat(file)).isFile()) throw new Error("not a regular file");
   } catch (error) {
-    throw new MediaToolError("invalid-input", `cannot read PDF: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new MediaToolError("invalid-input", `cannot read PDF: ${errorMessage(error)}`, { cause: error });
   }
 
   // Siblings run in parallel; if one fails the others are killed through this controller.

@@ -8,6 +8,7 @@ import {
   toolBinary,
   type MediaToolPaths,
 } from "@/lib/media/tools";
+import { errorMessage } from "@/lib/core/errors";
 
 export interface MediaProbe {
   /** Container duration (falls back to the longest stream); null when the file does not say (e.g. MediaRecorder WebM). */
@@ -131,7 +132,7 @@ export async function probeMedia(filePath: string, options: ProbeOptions = {}): 
     const info = await stat(filePath);
     if (!info.isFile()) throw new Error("not a regular file");
   } catch (error) {
-    throw new MediaToolError("invalid-input", `cannot read media file: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    throw new MediaToolError("invalid-input", `cannot read media file: ${errorMessage(error)}`, { cause: error });
   }
   let result;
   try {

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { MediaToolError } from "./media-tool-error";
+import { errorMessage } from "@/lib/core/errors";
 
 /**
  * Running the external media tools (ffmpeg, ffprobe, poppler-utils, pocketsphinx) safely inside a server:
@@ -93,7 +94,7 @@ export function runTool(binary: string, args: readonly string[], options: RunToo
       });
     } catch (error) {
       // Synchronous spawn errors: invalid arguments such as a NUL byte in a path.
-      reject(new MediaToolError("invalid-input", `${tool} could not be started: ${error instanceof Error ? error.message : String(error)}`, { tool, cause: error }));
+      reject(new MediaToolError("invalid-input", `${tool} could not be started: ${errorMessage(error)}`, { tool, cause: error }));
       return;
     }
 

@@ -1,6 +1,7 @@
 import { access } from "node:fs/promises";
 import { runTool } from "./run-tool";
 import { DEFAULT_POCKETSPHINX_MODEL_DIR, MEDIA_TOOL_NAMES, toolBinary, type MediaToolName, type MediaToolPaths } from "./tool-binaries";
+import { errorMessage } from "@/lib/core/errors";
 
 /** Which media tools are installed, and their versions. */
 
@@ -74,7 +75,7 @@ export async function checkMediaTools(
         }
         return [name, status];
       } catch (error) {
-        return [name, { available: false, binary, detail: error instanceof Error ? error.message : String(error) }];
+        return [name, { available: false, binary, detail: errorMessage(error) }];
       }
     }),
   );

@@ -4,7 +4,7 @@ import https from "node:https";
 import type { LookupAddress } from "node:dns";
 import type { LookupFunction } from "node:net";
 import type { Readable } from "node:stream";
-import { ApiError, isApiError } from "@/lib/core/errors";
+import { ApiError, isApiError, errorMessage } from "@/lib/core/errors";
 import { checkAddress, hostLiteral, type AddressChecker } from "./address-policy";
 import { fetchFailed, LimitedBody } from "./limited-body";
 
@@ -260,5 +260,5 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 
 function errorCode(error: unknown): string {
   if (error && typeof error === "object" && "code" in error && typeof error.code === "string") return error.code;
-  return error instanceof Error ? error.message : String(error);
+  return errorMessage(error);
 }

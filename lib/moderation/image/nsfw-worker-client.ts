@@ -3,6 +3,7 @@ import { processSingleton } from "@/lib/core/singleton";
 import { WorkerHost, type WorkerAnswer, type WorkerProtocol } from "@/lib/core/worker-host";
 import { ProviderError } from "../providers/types";
 import { NSFW_PROVIDER_ID } from "./nsfw-model";
+import { errorMessage } from "@/lib/core/errors";
 
 /**
  * The main-thread side of nsfw-worker.mjs: its message protocol, and one WorkerHost per worker
@@ -68,10 +69,6 @@ export function nsfwWorkerHost(workerPath: string | undefined): NsfwWorkerHost {
 
 export function modelName(info: NsfwWorkerInfo): string {
   return `nsfwjs-${info.nsfwjsVersion}-${info.model.toLowerCase()}-${info.size}`;
-}
-
-function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }
 
 /**

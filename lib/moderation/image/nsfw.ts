@@ -5,6 +5,7 @@ import { decodeFrames, type DecodedFrames } from "./nsfw-frames";
 import { NSFW_CLASSES, NSFW_PROVIDER_ID, NSFW_PROVIDER_VERSION, type NsfwProbabilities } from "./nsfw-model";
 import { nsfwScores, probabilitiesOf, type NsfwScores } from "./nsfw-scores";
 import { modelName, nsfwWorkerHost, type NsfwWorkerResult } from "./nsfw-worker-client";
+import { errorMessage } from "@/lib/core/errors";
 
 /**
  * Local sexual-content classifier for images and video frames: nsfwjs 4.4.0 with its bundled
@@ -85,7 +86,7 @@ export function createNsfwProvider(options: NsfwProviderOptions = {}): Classifie
       decoded = await untilAborted(decodeFrames(input.data, maxFrames, maxPixels), signal);
     } catch (error) {
       if (error instanceof Cancelled || signal.aborted) throw stopped();
-      throw new ProviderError(id, "malformed", `cannot decode the image (${input.mimeType}): ${message(error)}`, { cause: error });
+      throw new ProviderError(id, "malformed", `cannot decode the image (${input.mimeType}): ${errorMessage(error)}`, { cause: error });
     }
 
     let reply: NsfwWorkerResult;
@@ -93,7 +94,7 @@ export function createNsfwProvider(options: NsfwProviderOptions = {}): Classifie
       reply = await nsfwWorkerHost(options.workerPath).request({ type: "classify", frames: decoded.frames }, { signal, transfer: decoded.frames });
     } catch (error) {
       if (signal.aborted) throw stopped(); // the host rejects with the signal's reason
-      throw new ProviderError(id, "network", `inference failed: ${message(error)}`, { cause: error });
+      throw new ProviderError(id, "network", `inference failed: ${errorMessage(error)}`, { cause: error });
     }
     if (!reply.frames || reply.frames.length !== decoded.frames.length) {
       throw new ProviderError(id, "malformed", `worker returned ${reply.frames?.length ?? 0} results for ${decoded.frames.length} frames`);
@@ -149,7 +150,3 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
-
-function message(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -5,7 +5,8 @@ import { transcribeAudio, type TranscriptSegment } from "@/lib/media/transcribe"
 import type { MediaInput } from "../report";
 import { findHashHold, type HoldFinding } from "./hash-hold";
 import { ocrTextPart } from "./ocr";
-import { classifyPart, errorMessage, labelsOf, unavailablePart, type Part } from "./parts";
+import { errorMessage } from "@/lib/core/errors";
+import { classifyPart, labelsOf, unavailablePart, type Part } from "./parts";
 
 /**
  * Audio and video: frames sampled in one ffmpeg pass (each classified as an image, hashed against

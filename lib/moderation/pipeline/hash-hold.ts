@@ -1,5 +1,6 @@
 import { findMatches, DEFAULT_MAX_DISTANCE } from "../hashing/lists";
 import { imageHashPair } from "../hashing/phash";
+import { errorMessage } from "@/lib/core/errors";
 
 /** What a hash-list match found: becomes the asset's safety hold (reason and evidence). */
 export interface HoldFinding {
@@ -24,7 +25,7 @@ export async function checkHashLists(image: Buffer, where = "image"): Promise<Ha
   try {
     hashes = await imageHashPair(image);
   } catch (error) {
-    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+    return { ok: false, error: errorMessage(error) };
   }
   return { ok: true, finding: await matchHold(hashes, where) };
 }

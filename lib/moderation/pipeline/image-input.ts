@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import { errorMessage } from "@/lib/core/errors";
 
 /**
  * The image the classifiers, the perceptual hashes and OCR judge. A large image is judged, not
@@ -27,7 +28,7 @@ export async function imageForJudgement(bytes: Buffer, mimeType: string): Promis
     width = meta.width;
     height = meta.pageHeight ?? meta.height;
   } catch (error) {
-    return { ok: false, reason: `the image could not be read: ${messageOf(error)}` };
+    return { ok: false, reason: `the image could not be read: ${errorMessage(error)}` };
   }
   if (width * height <= JUDGE_DIRECT_PIXELS) return { ok: true, data: bytes, mimeType, downscaledFrom: null };
   if (width * height > DECODE_MAX_PIXELS) {
@@ -41,10 +42,6 @@ export async function imageForJudgement(bytes: Buffer, mimeType: string): Promis
       .toBuffer();
     return { ok: true, data, mimeType: "image/png", downscaledFrom: { width, height } };
   } catch (error) {
-    return { ok: false, reason: `the image could not be decoded: ${messageOf(error)}` };
+    return { ok: false, reason: `the image could not be decoded: ${errorMessage(error)}` };
   }
-}
-
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

@@ -2,7 +2,8 @@ import type { z } from "zod";
 import { config } from "@/lib/core/config";
 import { recognizeText } from "@/lib/media/ocr";
 import { MAX_EXTRACTED_TEXT_CHARS } from "./content";
-import { classifyPart, errorMessage, unavailablePart, type Part } from "./parts";
+import { errorMessage } from "@/lib/core/errors";
+import { classifyPart, unavailablePart, type Part } from "./parts";
 
 /**
  * The text in an image, through the text path: a classified part (null when the image has no

@@ -33,7 +33,3 @@ export function labelsOf(part: Part): string[] {
   const nsfw = part.combined?.providers.find((p) => p.id === "nsfwjs");
   return nsfw?.outcome.status === "ok" ? imageLabelsFrom(nsfw.outcome.details) : [];
 }
-
-export function errorMessage(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

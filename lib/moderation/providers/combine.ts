@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import { CATEGORIES, QUALIFIER_KEYS, type Category, type CategoryJudgement, type QualifierKey } from "../report";
 import { ProviderError, type ClassifierProvider, type ClassifyOptions, type ProviderInput, type ProviderResult } from "./types";
+import { errorMessage } from "@/lib/core/errors";
 
 /**
  * Runs several providers on one input and combines their results per category:
@@ -52,7 +53,7 @@ async function runOne(provider: ClassifierProvider, input: ProviderInput, option
       return { ok: true, result: await provider.classify(input, { signal: controller.signal, timeoutMs: options.timeoutMs }) };
     } catch (error) {
       if (error instanceof ProviderError) return { ok: false, error };
-      const message = error instanceof Error ? error.message : String(error);
+      const message = errorMessage(error);
       const code = options.signal?.aborted ? "aborted" : "network";
       return { ok: false, error: new ProviderError(provider.id, code, message, { cause: error }) };
     }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Category, QualifierKey } from "../report";
 import { ProviderError, type ClassifierProvider, type MediaKind, type ProviderInput, type ProviderResult } from "./types";
+import { errorMessage } from "@/lib/core/errors";
 
 /**
  * A provider speaking the OpenAI moderation API (POST {baseUrl}/moderations with {model, input};
@@ -104,7 +105,7 @@ export function createOpenAIModerationProvider(config: OpenAIModerationConfig): 
     } catch (error) {
       if (timeout.aborted) throw new ProviderError(id, "timeout", `no answer within ${options.timeoutMs} ms`, { cause: error });
       if (options.signal?.aborted) throw new ProviderError(id, "aborted", "request aborted", { cause: error });
-      throw new ProviderError(id, "network", `request failed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+      throw new ProviderError(id, "network", `request failed: ${errorMessage(error)}`, { cause: error });
     }
 
     if (status < 200 || status > 299) {
