@@ -8,6 +8,7 @@ import { fingerprint } from "@/lib/http/idempotency";
 import { MAX_JSON_STRUCTURE_BYTES, readJsonBody } from "@/lib/http/json-reader";
 import { largeValuesOf, restoreLargeValues } from "@/lib/http/large-values";
 import { fieldError, parseOrThrow } from "@/lib/http/validation";
+import { RAW_QUERY_HEADER } from "@/lib/server/raw-query";
 
 /** A request's input as the endpoint declares it, plus what idempotency needs to identify the request. */
 export interface ParsedInput {
@@ -37,28 +38,57 @@ export async function parseInput(
 ): Promise<ParsedInput> {
   const url = new URL(request.url);
   const params = spec.params ? parseOrThrow(spec.params, checkedParams, "params") : checkedParams;
-  const query = parseOrThrow(spec.query ?? NO_QUERY, queryParameters(url), "query");
+  const query = parseOrThrow(spec.query ?? NO_QUERY, queryParameters(request, url), "query");
   const headers = spec.headers ? parseHeaders(spec.headers, request.headers) : {};
   return { params, query, headers, ...(await readBody(spec, request, url.search, hashBody)) };
 }
 
 /**
- * The query parameters (the last value of a repeated name wins). Next.js decodes and re-encodes the
- * query before a route sees it, turning percent-encoded bytes that are not UTF-8 (`%FF`,
- * `%ED%A0%80`) into U+FFFD, so they can no longer be told from a U+FFFD that was sent. Rather than
- * store that replacement silently, a parameter holding U+FFFD is refused, naming it.
+ * The query parameters, decoded as URLSearchParams does ('+' is a space, a stray '%' stays, the
+ * last of repeated names wins), except that percent-encoded bytes that are not UTF-8 (`%FF`,
+ * `%ED%A0%80`) are refused, naming the parameter, instead of silently becoming U+FFFD.
  */
-function queryParameters(url: URL): Record<string, string> {
-  const values = Object.fromEntries(url.searchParams);
-  for (const [name, value] of Object.entries(values)) {
-    if (name.includes(REPLACEMENT)) throw fieldError("query", [], `parameter names ${NOT_UTF8}`);
-    if (value.includes(REPLACEMENT)) throw fieldError("query", [name], NOT_UTF8);
+function queryParameters(request: Request, url: URL): Record<string, string> {
+  // The raw query from our server (Next.js re-encodes the URL's); a handler called directly has only the URL's.
+  const raw = request.headers.get(RAW_QUERY_HEADER) ?? url.search.slice(1);
+  const values = new Map<string, string>();
+  for (const pair of raw.split("&")) {
+    if (pair === "") continue;
+    const at = pair.indexOf("=");
+    const name = decodeQueryComponent(at < 0 ? pair : pair.slice(0, at));
+    if (name === null) throw fieldError("query", [], `parameter names ${NOT_UTF8}`);
+    const value = decodeQueryComponent(at < 0 ? "" : pair.slice(at + 1));
+    if (value === null) throw fieldError("query", [name], NOT_UTF8);
+    values.set(name, value);
   }
-  return values;
+  return Object.fromEntries(values);
 }
 
-const REPLACEMENT = "\uFFFD";
-const NOT_UTF8 = "must be percent-encoded UTF-8 without U+FFFD (bytes that are not UTF-8 decode to it)";
+const NOT_UTF8 = "must be percent-encoded UTF-8";
+const STRICT_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** application/x-www-form-urlencoded percent-decoding; null when the bytes are not UTF-8. */
+function decodeQueryComponent(component: string): string | null {
+  const text = component.replace(/\+/g, " ");
+  if (!text.includes("%")) return text;
+  const bytes: number[] = [];
+  for (let i = 0; i < text.length; i++) {
+    const hex = text[i] === "%" ? text.slice(i + 1, i + 3) : "";
+    if (/^[0-9a-fA-F]{2}$/.test(hex)) {
+      bytes.push(parseInt(hex, 16));
+      i += 2;
+    } else {
+      const code = text.codePointAt(i)!;
+      if (code > 0xffff) i++;
+      bytes.push(...Buffer.from(String.fromCodePoint(code), "utf8"));
+    }
+  }
+  try {
+    return STRICT_UTF8.decode(Uint8Array.from(bytes));
+  } catch {
+    return null;
+  }
+}
 
 type ReadBody = Pick<ParsedInput, "body" | "requestHash" | "rawReader">;
 

@@ -8,6 +8,7 @@ import { prepareInngest } from "@/lib/executor/mode";
 import { ensureDatabase } from "@/lib/db/database";
 import { ensureNextBuild } from "@/lib/server/build";
 import { answerClientError, refuseMalformedUrl } from "@/lib/server/malformed-requests";
+import { keepRawQuery } from "@/lib/server/raw-query";
 import { closeConnectionIfBodyUnread } from "@/lib/server/unread-bodies";
 
 /**
@@ -44,6 +45,7 @@ export async function runServer(hooks: ServerHooks): Promise<void> {
     const requestId = randomUUID();
     req.headers["x-request-id"] = requestId;
     res.setHeader("X-Request-Id", requestId);
+    keepRawQuery(req);
     closeConnectionIfBodyUnread(req, res);
     if (refuseMalformedUrl(req, res, requestId)) return;
     void handleNext(req, res);

@@ -12,7 +12,7 @@ const NUL = "bad\u0000name";
 const LONE_HIGH = "bad\ud800name";
 const LONE_LOW = "bad\udc00name";
 const UNSTORABLE = "must not contain NUL characters or unpaired surrogates";
-const NOT_UTF8 = "must be percent-encoded UTF-8 without U+FFFD";
+const NOT_UTF8 = "must be percent-encoded UTF-8";
 
 let p: TestProject;
 let assetId: string;
@@ -116,6 +116,17 @@ describe("query strings: NUL and bytes that are not UTF-8", () => {
     expectRefused(await upload("name=a%FFb"), "query.name", NOT_UTF8);
     expectRefused(await upload("externalId=%C0%80"), "query.externalId", NOT_UTF8);
     expect(await assetCount()).toBe(before);
+  });
+
+  it("the raw query is read from the client's bytes (Next.js re-encodes it); a U+FFFD sent as such is kept", async () => {
+    const asset = expectOk(await upload("queue=true&name=a%EF%BF%BDb"));
+    expect(asset.name).toBe("a\ufffdb");
+    // A client cannot smuggle another query past the server in the internal header.
+    const spoofed = await p.client.request("POST", `/projects/${p.projectId}/assets/upload?queue=true&name=real`, {
+      body: Buffer.from("text"),
+      headers: { "X-Service-Upload": "content", "Content-Type": "text/plain", "X-Sieve-Raw-Query": "name=%FF" },
+    });
+    expect(expectOk(spoofed).name).toBe("real");
   });
 
   it("valid percent-encoding, '+' and a stray '%' decode as before", async () => {
