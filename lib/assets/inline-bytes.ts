@@ -1,10 +1,9 @@
 import { ApiError } from "@/lib/core/errors";
 
 /**
- * Decoding of large inline content that arrived as UTF-8 bytes (lib/http/json-reader.ts) rather
- * than as a string, in place: base64 and percent-encoding only ever shrink, so the output is
- * written over the input and no second copy exists. Each function gives exactly the bytes its
- * string counterpart in inline-content.ts gives for the same text.
+ * Decoding of inline content text (its UTF-8 bytes: as the JSON reader read large content aside, or
+ * encoded from a small string), in place: base64 and percent-encoding only ever shrink, so the
+ * output is written over the input and no second copy exists.
  */
 
 const INVALID = -1;
@@ -31,7 +30,7 @@ function unicodeSpaceLength(bytes: Uint8Array, i: number): number {
 }
 
 /**
- * Decodes `bytes[start..]` as `decodeBase64` does its text: white space ignored, then strict base64
+ * Decodes `bytes[start..]` as base64: white space (as `\s` matches it) ignored, then strict base64
  * (length a multiple of 4, up to two `=` at the end) or unpadded base64url. Returns a view of `bytes`.
  */
 export function decodeBase64InPlace(bytes: Buffer, start: number, field: string): Buffer {

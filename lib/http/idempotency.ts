@@ -24,10 +24,24 @@ export function validateIdempotencyKey(key: string): string {
   return key;
 }
 
+/** What identifies a request for idempotency: its parts, each closed by a NUL, hashed. */
 export function fingerprint(...parts: (string | Buffer)[]): string {
+  const hash = fingerprintHash(...parts);
+  return hash.digest("hex");
+}
+
+/**
+ * The same hash with the last part still open, for a body that streams by: update() it with the
+ * body's chunks, then close it with `finishFingerprint` (the body is never held whole).
+ */
+export function fingerprintHash(...parts: (string | Buffer)[]) {
   const hash = createHash("sha256");
   for (const part of parts) hash.update(part).update("\u0000");
-  return hash.digest("hex");
+  return hash;
+}
+
+export function finishFingerprint(hash: ReturnType<typeof fingerprintHash>): string {
+  return hash.update("\u0000").digest("hex");
 }
 
 interface Scope {

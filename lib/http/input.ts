@@ -1,10 +1,9 @@
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import { config } from "@/lib/core/config";
 import { isRawOrJson, type EndpointSpec, type RawBody } from "@/lib/http/endpoint";
 import { HashingReader, nodeStream } from "@/lib/http/hashing-reader";
 import { parseHeaders } from "@/lib/http/headers";
-import { fingerprint } from "@/lib/http/idempotency";
+import { finishFingerprint, fingerprint, fingerprintHash } from "@/lib/http/idempotency";
 import { MAX_JSON_STRUCTURE_BYTES, readJsonBody } from "@/lib/http/json-reader";
 import { largeValuesOf, restoreLargeValues } from "@/lib/http/large-values";
 import { fieldError, parseOrThrow } from "@/lib/http/validation";
@@ -115,7 +114,7 @@ async function readJson(
   hashBody: boolean,
   wrap: (value: unknown) => unknown,
 ): Promise<ReadBody> {
-  const hash = hashBody ? streamingFingerprint(spec.operationId, search) : null;
+  const hash = hashBody ? fingerprintHash(spec.operationId, search) : null;
   const maxBytes = spec.maxBodyBytes ?? config().limits.maxJsonBodyBytes;
   const { value: parsed, largeValues } = await readJsonBody(request, {
     maxBytes,
@@ -125,12 +124,7 @@ async function readJson(
   });
   const value = parseOrThrow(schema, parsed, "body");
   restoreLargeValues(value, largeValues);
-  return { body: wrap(value), requestHash: hash ? hash.update("\u0000").digest("hex") : "", rawReader: null };
-}
-
-/** `fingerprint(operationId, search, body)` computed while the body streams by (the body is never held whole). */
-export function streamingFingerprint(operationId: string, search: string) {
-  return createHash("sha256").update(operationId).update("\u0000").update(search).update("\u0000");
+  return { body: wrap(value), requestHash: hash ? finishFingerprint(hash) : "", rawReader: null };
 }
 
 /** Streams a raw body; it is hashed only when an Idempotency-Key needs its digest (storage hashes it anyway). */

@@ -1,5 +1,5 @@
 import { ApiError } from "@/lib/core/errors";
-import { MAX_JSON_DEPTH, bodyTooLarge, forEachBodyChunk, jsonTooDeep, parseJsonBody } from "@/lib/http/body";
+import { MAX_JSON_DEPTH, bodyTooLarge, forEachBodyChunk, jsonTooDeep } from "@/lib/http/body";
 import { GrowableBuffer } from "@/lib/http/growable-buffer";
 import { JsonByteArrayDecoder, JsonStringDecoder, LargeValueRefused, type LargeValueDecoder } from "@/lib/http/json-large-values";
 import type { LargeValue, LargeValueAt, LargeValuePath, PathNode } from "@/lib/http/large-values";
@@ -47,7 +47,21 @@ export async function readJsonBody(request: Request, options: JsonReadOptions): 
     scanner.feed(chunk);
   });
   const { structure, largeValues } = scanner.end();
-  return { value: parseJsonBody(structure, options.maxDepth ?? MAX_JSON_DEPTH), largeValues };
+  return { value: parseStructure(structure), largeValues };
+}
+
+/**
+ * The structure is parsed once the scanner has capped its depth (JSON.parse recurses); an empty
+ * body is `undefined` so the schema reports what is missing.
+ */
+function parseStructure(raw: Buffer): unknown {
+  if (raw.length === 0) return undefined;
+  try {
+    return JSON.parse(raw.toString("utf8"));
+  } catch (error) {
+    const detail = error instanceof Error ? error.message : "";
+    throw new ApiError("request/malformed-json", `The request body is not valid JSON${detail ? `: ${detail}` : "."}`);
+  }
 }
 
 const QUOTE = 0x22;
