@@ -3,6 +3,7 @@ import type { z } from "zod";
 import type { ProcessAssetData } from "@/lib/assets/processing/request";
 import { db } from "@/lib/db/client";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
+import { decodeBody } from "@/lib/media/website";
 import { resolveThresholds, thresholdOverridesSchema } from "../policy";
 import { buildReport, CATEGORIES, type Category, type CategoryThresholds, type Report } from "../report";
 import { decodeTextForAnalysis, textLike } from "../text/decode";
@@ -62,9 +63,10 @@ function ocrEnabled(row: Pick<Row, "processingOptions">): boolean {
   return options?.image?.ocrEnabled === true;
 }
 
-async function analyzeText(row: Row, reason?: string): Promise<Collected> {
+/** `read`: the asset's bytes when the caller has them already. */
+async function analyzeText(row: Row, reason?: string, read?: Buffer): Promise<Collected> {
   const out = empty();
-  const bytes = (await readAssetBytes(row, MAX_TEXT_BYTES)) ?? Buffer.alloc(0);
+  const bytes = read?.subarray(0, MAX_TEXT_BYTES) ?? (await readAssetBytes(row, MAX_TEXT_BYTES)) ?? Buffer.alloc(0);
   if (row.sizeInBytes !== null && Number(row.sizeInBytes) > MAX_TEXT_BYTES) out.notes.truncatedAtBytes = MAX_TEXT_BYTES;
   const decoded = decodeTextForAnalysis(bytes);
   out.notes.text = { encoding: decoded.encoding, ...(decoded.controlShare > 0 && { controlCharacters: "replaced by spaces" }), ...(reason && { judgedAsText: reason }) };
@@ -72,10 +74,8 @@ async function analyzeText(row: Row, reason?: string): Promise<Collected> {
   return out;
 }
 
-async function analyzeImage(row: Row, thresholds: CategoryThresholds): Promise<Collected> {
+async function analyzeImage(row: Row, bytes: Buffer, thresholds: CategoryThresholds): Promise<Collected> {
   const out = empty();
-  const bytes = await readAssetBytes(row);
-  if (!bytes) throw new ContentMissingError(`asset ${row.id} has no stored content`);
   const input = await imageForJudgement(bytes, row.fileFormat ?? "application/octet-stream");
   if (!input.ok) {
     out.notes.image = { undecodable: input.reason };
@@ -111,21 +111,28 @@ async function analyzeImage(row: Row, thresholds: CategoryThresholds): Promise<C
  * Content that is not declared as text but whose bytes are: no known magic number and text-like.
  * SVG stays an image (it is rendered and judged as one; one that cannot be rendered fails closed).
  */
-async function textDespiteType(row: Row): Promise<string | null> {
-  if (row.type === "plaintext_document" || row.type === "website" || row.fileFormat === "image/svg+xml") return null;
-  const head = await readAssetBytes(row, SNIFF_BYTES);
-  if (!head || head.length === 0 || (await fileTypeFromBuffer(head)) || !textLike(head)) return null;
+async function textDespiteType(row: Row, bytes: Buffer): Promise<string | null> {
+  if (row.fileFormat === "image/svg+xml") return null;
+  const head = bytes.subarray(0, SNIFF_BYTES);
+  if (head.length === 0 || (await fileTypeFromBuffer(head)) || !textLike(head)) return null;
   return `declared ${row.fileFormat ?? "without a type"}, but the bytes are text`;
 }
 
 async function analyzeByType(row: Row, thresholds: CategoryThresholds): Promise<Collected> {
-  const asText = await textDespiteType(row);
-  if (asText) return analyzeText(row, asText);
+  if (row.type === "plaintext_document") return analyzeText(row);
+  if (row.type === "image") {
+    // Images are read whole once: the text sniff and the image analysis share the bytes.
+    const bytes = await readAssetBytes(row);
+    if (!bytes) throw new ContentMissingError(`asset ${row.id} has no stored content`);
+    const asText = await textDespiteType(row, bytes);
+    return asText ? analyzeText(row, asText, bytes) : analyzeImage(row, bytes, thresholds);
+  }
+  if (row.type !== "website") {
+    const head = await readAssetBytes(row, SNIFF_BYTES);
+    const asText = head ? await textDespiteType(row, head) : null;
+    if (asText) return analyzeText(row, asText);
+  }
   switch (row.type) {
-    case "plaintext_document":
-      return analyzeText(row);
-    case "image":
-      return analyzeImage(row, thresholds);
     case "video":
     case "audio":
       return withContentFile(row, async (file) => {
@@ -136,7 +143,9 @@ async function analyzeByType(row: Row, thresholds: CategoryThresholds): Promise<
       if (!canAnalyzeDocument(row.fileFormat)) return unreadable(`no text or image extraction for ${row.fileFormat} documents`);
       return withContentFile(row, async (file) => ({ ...empty(), ...(await analyzeDocumentFile(file, row, thresholds)) }));
     case "website": {
-      const html = row.storageId ? ((await readAssetBytes(row, MAX_TEXT_BYTES))?.toString("utf8") ?? null) : null;
+      const page = row.storageId ? await readAssetBytes(row, MAX_TEXT_BYTES) : null;
+      // Decoded like a fetched page: byte-order mark, <meta charset>, else UTF-8.
+      const html = page ? decodeBody(page, null, true).text : null;
       return { ...empty(), ...(await analyzeWebsite(html, row.sourceUrl)) };
     }
     default:

@@ -14,12 +14,17 @@ describe("decodeTextForAnalysis", () => {
 
   it("recognises UTF-16 without a BOM by its zero bytes", () => {
     expect(decodeTextForAnalysis(Buffer.from(threat, "utf16le"))).toMatchObject({ text: threat, encoding: "utf-16le" });
-    expect(detectTextEncoding(Buffer.from(Buffer.from(threat, "utf16le")).swap16()).encoding).toBe("utf-16be");
+    expect(detectTextEncoding(Buffer.from(Buffer.from(threat, "utf16le")).swap16())).toBe("utf-16be");
   });
 
   it("reads Latin-1 text that is not valid UTF-8", () => {
     const latin = Buffer.from("Je vais te tuer, espèce d'idiot", "latin1");
     expect(decodeTextForAnalysis(latin)).toMatchObject({ text: "Je vais te tuer, espèce d'idiot", encoding: "windows-1252" });
+  });
+
+  it("maps windows-1252's 0x80–0x9F to their letters, not to control characters", () => {
+    const smart = Buffer.from([0x93, 0x68, 0x75, 0x72, 0x74, 0x94, 0x20, 0x80, 0x35]);
+    expect(decodeTextForAnalysis(smart)).toMatchObject({ text: "“hurt” €5", encoding: "windows-1252", controlShare: 0 });
   });
 
   it("turns control characters into spaces and counts them", () => {

@@ -1,9 +1,12 @@
+import { decodeBody } from "@/lib/media/website";
+
 /**
  * Bytes to the text the classifiers judge, whatever the upload's declared type or charset said: a
  * moderation service judges content by its bytes (the stored bytes are never changed).
  * - Encoding: a BOM (UTF-8, UTF-16LE/BE) wins; else the UTF-16 zero-byte pattern of mostly-ASCII
  *   text; else UTF-8 when the bytes are valid UTF-8; else windows-1252 (a superset of Latin-1's
- *   printable range).
+ *   printable range). The bytes are then decoded by the same decoder as fetched web pages
+ *   (lib/media/page-decoding.ts, which maps windows-1252 properly on Node 20).
  * - Control characters (NUL, …) become spaces, so one appended `\0` cannot hide a threat.
  * - `textLike` tells whether bytes are text at all: after decoding, at most 10% of the characters
  *   are control or replacement characters.
@@ -24,13 +27,11 @@ const MAX_CONTROL_SHARE = 0.1;
 /** The UTF-16 heuristic looks at this many leading bytes. */
 const PATTERN_SAMPLE = 4096;
 
-export function detectTextEncoding(bytes: Uint8Array): { encoding: TextEncodingName; bomLength: number } {
-  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return { encoding: "utf-8", bomLength: 3 };
-  if (bytes[0] === 0xff && bytes[1] === 0xfe) return { encoding: "utf-16le", bomLength: 2 };
-  if (bytes[0] === 0xfe && bytes[1] === 0xff) return { encoding: "utf-16be", bomLength: 2 };
-  const pattern = utf16Pattern(bytes);
-  if (pattern) return { encoding: pattern, bomLength: 0 };
-  return { encoding: isValidUtf8(bytes) ? "utf-8" : "windows-1252", bomLength: 0 };
+export function detectTextEncoding(bytes: Uint8Array): TextEncodingName {
+  if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) return "utf-8";
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return "utf-16be";
+  return utf16Pattern(bytes) ?? (isValidUtf8(bytes) ? "utf-8" : "windows-1252");
 }
 
 /** UTF-16 without BOM: most odd (LE) or even (BE) bytes are zero, the others mostly not. */
@@ -60,8 +61,9 @@ function isValidUtf8(bytes: Uint8Array): boolean {
 }
 
 export function decodeTextForAnalysis(bytes: Uint8Array): DecodedText {
-  const { encoding, bomLength } = detectTextEncoding(bytes);
-  const raw = new TextDecoder(encoding).decode(bytes.subarray(bomLength), { stream: true });
+  const encoding = detectTextEncoding(bytes);
+  // A byte-order mark is dropped by the decoder.
+  const raw = decodeBody(bytes, encoding, false).text;
   let controls = 0;
   const text = raw.replace(CONTROL, () => {
     controls++;
