@@ -76,7 +76,7 @@ async function analyzeText(row: Row, reason?: string, read?: Buffer): Promise<Co
 
 async function analyzeImage(row: Row, bytes: Buffer, thresholds: CategoryThresholds): Promise<Collected> {
   const out = empty();
-  const input = await imageForJudgement(bytes, row.fileFormat ?? "application/octet-stream");
+  const input = await imageForJudgement(bytes, row.fileFormat ?? "application/octet-stream", row.imageData as { width: number; height: number } | null);
   if (!input.ok) {
     out.notes.image = { undecodable: input.reason };
     out.parts.push(unavailablePart("image", "image", { reason: input.reason }));

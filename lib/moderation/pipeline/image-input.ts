@@ -18,7 +18,9 @@ export type ImageInput =
   | { ok: true; data: Buffer; mimeType: string; downscaledFrom: { width: number; height: number } | null }
   | { ok: false; reason: string };
 
-export async function imageForJudgement(bytes: Buffer, mimeType: string): Promise<ImageInput> {
+/** `known`: the dimensions read from the header at upload (the asset's imageData), when there are any. */
+export async function imageForJudgement(bytes: Buffer, mimeType: string, known: { width: number; height: number } | null): Promise<ImageInput> {
+  if (known && known.width * known.height <= JUDGE_DIRECT_PIXELS) return { ok: true, data: bytes, mimeType, downscaledFrom: null };
   let width: number;
   let height: number;
   try {
