@@ -48,6 +48,8 @@ export const ERROR_CODES = {
   "upload/part-out-of-order": { status: 409, message: "Parts must be sent in order." },
   "upload/not-in-progress": { status: 409, message: "The asset has no multipart upload in progress." },
   "upload/expired": { status: 410, message: "The multipart upload expired." },
+  "asset/transform-failed": { status: 500, message: "The transform could not be applied to this asset's content." },
+  "asset/no-preview": { status: 404, message: "This asset has no preview." },
   "internal/unexpected": { status: 500, message: "An unexpected error occurred." },
   "service/unavailable": { status: 503, message: "A dependency of the service is unavailable." },
 } as const satisfies Record<string, { status: number; message: string }>;
