@@ -8,8 +8,19 @@ export function assetContentKey(projectId: string, assetId: string): string {
   return `projects/${projectId}/originals/${assetId.slice(0, 2)}/${assetId}`;
 }
 
+/** Everything derived from an asset: its preview, CDN outputs and extracted children's bytes. */
 export function derivedContentPrefix(projectId: string, assetId: string): string {
   return `projects/${projectId}/derived/${assetId}/`;
+}
+
+/** The asset's preview (WebP), made at processing time; under the derived prefix, so removing content removes it. */
+export function previewContentKey(projectId: string, assetId: string): string {
+  return `${derivedContentPrefix(projectId, assetId)}preview/preview.webp`;
+}
+
+/** The CDN's transform and lens outputs of an asset; under the derived prefix too. */
+export function cdnCachePrefix(projectId: string, assetId: string): string {
+  return `${derivedContentPrefix(projectId, assetId)}cdn/`;
 }
 
 export function uploadPartKey(projectId: string, assetId: string, partNumber: number, nonce: string): string {
