@@ -1,7 +1,11 @@
 import { z } from "zod";
 import { jsonValue, text } from "@/lib/core/schemas";
 
-/** Lens definitions. The CDN (a later release) applies them; this module stores and versions them. */
+/**
+ * Lens definitions: this module validates them, lib/lenses stores and versions them, lib/cdn applies
+ * them. A definition the CDN could not apply is refused here, at definition time, rather than
+ * failing later on every request.
+ */
 export const LENS_TYPES = ["image", "video", "audio", "document", "website"] as const;
 
 export const lensIdentifier = text()
@@ -9,7 +13,10 @@ export const lensIdentifier = text()
   .max(50)
   .regex(/^[a-z0-9-]+$/, "must contain only lowercase letters, numbers and hyphens");
 
-/** Options of `imageTransform`, the transform the spec names (fit, width, format). */
+/**
+ * Options of `imageTransform`, the transform the spec names (fit, width, format). The one source of
+ * option validation: lens definitions and the CDN's direct selector (lib/cdn/selector.ts) both use it.
+ */
 export const imageTransformOptions = z.strictObject({
   fit: z.enum(["cover", "contain", "fill", "inside", "outside"]).optional(),
   width: z.number().int().min(1).max(8192).optional(),
@@ -18,26 +25,42 @@ export const imageTransformOptions = z.strictObject({
   quality: z.number().int().min(1).max(100).optional(),
 });
 
+/** Transform types the CDN applies (lib/cdn/transform.ts); any other type is refused. */
+export const LENS_TRANSFORM_TYPES = ["imageTransform"] as const;
+
 export const lensTransform = z
   .strictObject({ type: text().min(1).max(100), options: jsonValue() })
   .superRefine((transform, ctx) => {
     if (transform.options === undefined) ctx.addIssue({ code: "custom", path: ["options"], message: "is required" });
-    if (transform.type !== "imageTransform") return;
+    if (transform.type !== "imageTransform") {
+      const message = `unsupported transform type ${JSON.stringify(transform.type)}; supported transform types: ${LENS_TRANSFORM_TYPES.join(", ")}`;
+      ctx.addIssue({ code: "custom", path: ["type"], message });
+      return;
+    }
     const result = imageTransformOptions.safeParse(transform.options);
     for (const issue of result.error?.issues ?? []) {
       ctx.addIssue({ code: "custom", path: ["options", ...issue.path.map(String)], message: issue.message });
     }
   });
 
-export const ensureLensBody = z.strictObject({
-  identifier: lensIdentifier,
-  name: text().min(1).max(200),
-  description: text().max(2000).nullable().optional(),
-  type: z.enum(LENS_TYPES),
-  active: z.boolean(),
-  transforms: z.array(lensTransform).max(20).nullable().optional(),
-  version: z.number().int().min(1).max(2_147_483_647),
-});
+export const ensureLensBody = z
+  .strictObject({
+    identifier: lensIdentifier,
+    name: text().min(1).max(200),
+    description: text().max(2000).nullable().optional(),
+    type: z.enum(LENS_TYPES),
+    active: z.boolean(),
+    transforms: z.array(lensTransform).max(20).nullable().optional(),
+    version: z.number().int().min(1).max(2_147_483_647),
+  })
+  .superRefine((lens, ctx) => {
+    // An audio asset has no image (no poster, no preview image) for the CDN to transform.
+    if (lens.type !== "audio") return;
+    lens.transforms?.forEach((transform, index) => {
+      if (transform.type !== "imageTransform") return;
+      ctx.addIssue({ code: "custom", path: ["transforms", index, "type"], message: "audio assets have no image to transform (imageTransform needs a lens of another type)" });
+    });
+  });
 export type EnsureLensInput = z.infer<typeof ensureLensBody>;
 
 export const ensureLensesBody = z

@@ -47,6 +47,27 @@ describe("lenses", () => {
     expect(refused.message).toMatch(/width/);
   });
 
+  it("refuses at definition time a transform the CDN cannot apply, naming what is supported", async () => {
+    const { projectId, client } = await newProject();
+    const otherType = lens("x", 1, { transforms: [{ type: "resize", options: { width: 100 } }] });
+    const unsupported = expectError(await client.request("PUT", "/lenses/x", { json: otherType }), 400, "request/validation-failed");
+    expect(unsupported.message).toContain("body.transforms.0.type");
+    expect(unsupported.message).toContain("supported transform types: imageTransform");
+
+    const audio = lens("x", 1, { type: "audio" });
+    const noImage = expectError(await client.request("PUT", "/lenses/x", { json: audio }), 400, "request/validation-failed");
+    expect(noImage.message).toContain("audio assets have no image to transform");
+    // Ensure Lenses refuses the same, and stores nothing of the batch.
+    const batch = { lenses: [lens("fine", 1), lens("x", 1, { type: "audio" })] };
+    const refused = expectError(await client.request("PUT", `/projects/${projectId}/lenses`, { json: batch }), 400, "request/validation-failed");
+    expect(refused.message).toContain("body.lenses.1.transforms.0.type");
+    expect((await client.request("PUT", "/lenses/fine", { json: lens("fine", 1) })).status).toBe(200); // version 1 again: was not stored
+
+    // Without transforms an audio lens is fine, and other lens types take imageTransform (posters, previews).
+    expect((await client.request("PUT", "/lenses/sound", { json: lens("sound", 1, { type: "audio", transforms: null }) })).status).toBe(200);
+    expect((await client.request("PUT", "/lenses/poster", { json: lens("poster", 1, { type: "video" }) })).status).toBe(200);
+  });
+
   it("ensures several lenses at once, all or nothing", async () => {
     const { projectId, client } = await newProject();
     const first = await client.request("PUT", `/projects/${projectId}/lenses`, { json: { lenses: [lens("a", 1), lens("b", 1)] } });
