@@ -7,6 +7,8 @@
 import { expireAbandonedUploads } from "@/lib/assets/multipart";
 import { reconcilePendingAssets } from "@/lib/assets/processing/reconcile";
 import { PERMISSIONS } from "@/lib/auth/permissions";
+import { dispatchCdn } from "@/lib/cdn/adapters";
+import { startCdnInvalidation } from "@/lib/cdn/invalidation";
 import { config } from "@/lib/core/config";
 import { sqlPool } from "@/lib/db/client";
 import { pruneExecutorHistory } from "@/lib/executor/store";
@@ -32,6 +34,7 @@ runServer({
     ];
   },
   started() {
+    startCdnInvalidation();
     // Load the image model now rather than on the first image upload (about 0.8 s).
     warmUpNsfw().catch((error: Error) => console.error(`[sieve] image model did not load: ${error.message}`));
     return startPeriodicTasks([
@@ -57,6 +60,7 @@ runServer({
       },
     ]);
   },
+  dispatch: dispatchCdn,
   async stop() {
     await Promise.allSettled([shutdownNsfw(), shutdownOcr()]);
   },

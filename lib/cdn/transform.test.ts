@@ -65,6 +65,15 @@ afterAll(async () => {
 });
 
 describe("transformImage: resizing", () => {
+  it("fit=inside never enlarges: a 300×200 image under a 1600 px box stays 300×200", async () => {
+    const result = await transformImage(await photo(300, 200), [{ width: 1600, fit: "inside", format: "webp" }]);
+    expect(await decoded(result.data)).toEqual({ format: "webp", width: 300, height: 200, pages: 1 });
+    const boxed = await transformImage(await photo(300, 200), [{ width: 1600, height: 1600, fit: "inside" }]);
+    expect(await decoded(boxed.data)).toMatchObject({ width: 300, height: 200 });
+    const other = await transformImage(await photo(300, 200), [{ width: 600 }]);
+    expect(await decoded(other.data)).toMatchObject({ width: 600, height: 400 });
+  });
+
   it("1200×800 JPEG, width=300, format=webp → a 300×200 WebP", async () => {
     const result = await transformImage(await photo(1200, 800), [{ width: 300, format: "webp" }]);
     expect(result).toMatchObject({ format: "webp", contentType: "image/webp", width: 300, height: 200 });

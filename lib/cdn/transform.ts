@@ -12,7 +12,8 @@ import type { ImageFormat, ImageTransformStep, TransformedImage } from "@/lib/cd
  * - Steps apply in order. sharp keeps one resize per pipeline, so between two resizing steps the
  *   image is materialized to raw pixels. The encoding comes from the last step that names a format
  *   and the last that names a quality.
- * - Resize: width and/or height with `fit` (sharp's meaning); with both and no fit, `cover`. A resize
+ * - Resize: width and/or height with `fit` (sharp's meaning); with both and no fit, `cover`; `inside`
+ *   never enlarges (fit within the box: a smaller image keeps its size). A resize
  *   may not produce more than MAX_OUTPUT_SIDE per side or MAX_OUTPUT_PIXELS per frame (or, for an
  *   animation, more than the input pixel limit over all frames): 400 asset/invalid-transform-options.
  *   A transform without width or height keeps the input's size.
@@ -146,7 +147,8 @@ async function run(source: Source, steps: ImageTransformStep[], format: ImageFor
 
   let image = source.open();
   for (const [index, step] of resizes.entries()) {
-    image = image.resize({ width: step.width, height: step.height, fit: step.fit ?? "cover" });
+    // `inside` means "fit within the box": it never enlarges (a 300 px image stays 300 px under a 1600 px lens).
+    image = image.resize({ width: step.width, height: step.height, fit: step.fit ?? "cover", withoutEnlargement: step.fit === "inside" });
     if (index < resizes.length - 1) image = await materialize(image, maxInputPixels);
   }
   const quality = steps.findLast((step) => step.quality !== undefined)?.quality ?? DEFAULT_QUALITY[format];
@@ -156,7 +158,7 @@ async function run(source: Source, steps: ImageTransformStep[], format: ImageFor
 
 /**
  * The size sharp's resize gives a frame of `size`, to ±1 pixel (shrink-on-load rounds differently).
- * With one side given sharp scales the other, except with fit fill, which keeps it.
+ * With one side given sharp scales the other, except with fit fill, which keeps it; inside never enlarges.
  */
 export function resizedSize(size: Size, step: ImageTransformStep): Size {
   const { width, height } = step;
@@ -165,8 +167,10 @@ export function resizedSize(size: Size, step: ImageTransformStep): Size {
     width: Math.max(1, Math.round(size.width * factor)),
     height: Math.max(1, Math.round(size.height * factor)),
   });
+  if (fit === "inside") {
+    return scaled(Math.min(width === undefined ? 1 : width / size.width, height === undefined ? 1 : height / size.height, 1));
+  }
   if (width !== undefined && height !== undefined) {
-    if (fit === "inside") return scaled(Math.min(width / size.width, height / size.height));
     if (fit === "outside") return scaled(Math.max(width / size.width, height / size.height));
     return { width, height };
   }

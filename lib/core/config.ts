@@ -38,6 +38,13 @@ const envSchema = z.object({
   SIEVE_UPLOAD_EXPIRY_SECONDS: int(1).default(24 * 60 * 60),
   SIEVE_IDEMPOTENCY_TTL_SECONDS: int(60).default(24 * 60 * 60),
   SIEVE_DEV: bool.default(false),
+  CDN_BASE_URL: z.string().url().optional(),
+  CDN_SIGNING_KEYS: z
+    .string()
+    .regex(/^([A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=_-]{32,})(,[A-Za-z0-9_-]{1,32}:[A-Za-z0-9+/=_-]{32,})*$/, "must be id:secret[,id:secret...] with secrets of at least 32 characters")
+    .optional(),
+  CDN_MEMORY_CACHE_MB: int(0).default(256),
+  CDN_MAX_TRANSFORM_INPUT_PIXELS: int(1).default(100_000_000),
   // Inngest: the SDK reads these itself; they also choose the mode (see lib/executor/mode.ts).
   INNGEST_SIGNING_KEY: z.string().optional(),
   INNGEST_EVENT_KEY: z.string().optional(),
@@ -73,7 +80,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     host: e.HOST,
     publicUrl,
     apiBaseUrl: `${publicUrl}/v1`,
-    cdnBaseUrl: `${publicUrl}/cdn/v1`,
+    cdnBaseUrl: (e.CDN_BASE_URL ?? `${publicUrl}/cdn/v1`).replace(/\/+$/, ""),
+    cdn: {
+      /** Signing keys from the environment (first signs, all verify); else keys kept in the database. */
+      signingKeys: e.CDN_SIGNING_KEYS?.split(",").map((pair) => {
+        const at = pair.indexOf(":");
+        return { id: pair.slice(0, at), secret: Buffer.from(pair.slice(at + 1), "utf8") };
+      }),
+      memoryCacheBytes: e.CDN_MEMORY_CACHE_MB * 1024 * 1024,
+      maxTransformInputPixels: e.CDN_MAX_TRANSFORM_INPUT_PIXELS,
+    },
     dataDir,
     databaseUrl: e.DATABASE_URL,
     databasePoolSize: e.DATABASE_POOL_SIZE,

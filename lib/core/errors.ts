@@ -50,6 +50,7 @@ export const ERROR_CODES = {
   "upload/expired": { status: 410, message: "The multipart upload expired." },
   "asset/transform-failed": { status: 500, message: "The transform could not be applied to this asset's content." },
   "asset/no-preview": { status: 404, message: "This asset has no preview." },
+  "request/range-not-satisfiable": { status: 416, message: "The requested byte range is outside the file." },
   "internal/unexpected": { status: 500, message: "An unexpected error occurred." },
   "service/unavailable": { status: 503, message: "A dependency of the service is unavailable." },
 } as const satisfies Record<string, { status: number; message: string }>;

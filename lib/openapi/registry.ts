@@ -24,6 +24,7 @@ import {
 import { createBatchEndpoint, getBatchEndpoint } from "@/lib/assets/batch/endpoints";
 import { eventFeedEndpoint } from "@/lib/events/endpoints";
 import { ensureLensEndpoint, ensureLensesEndpoint } from "@/lib/lenses/endpoints";
+import { createSignedUrlEndpoint } from "@/lib/cdn/endpoints";
 import type { EndpointSpec } from "@/lib/http/endpoint";
 import { healthCheckEndpoint, openApiEndpoint } from "@/lib/http/system-endpoints";
 
@@ -64,5 +65,6 @@ export const API_ENDPOINTS: EndpointSpec[] = [
   // Lenses (lib/lenses/endpoints.ts)
   ensureLensEndpoint,
   ensureLensesEndpoint,
-  // Signed URLs: add their *Endpoint exports here.
+  // Signed CDN URLs (lib/cdn/endpoints.ts)
+  createSignedUrlEndpoint,
 ];

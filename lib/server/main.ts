@@ -22,6 +22,11 @@ export interface ServerHooks {
   started(): () => void;
   /** On shutdown, before the database stops. */
   stop(): Promise<void>;
+  /**
+   * Answers a request below Next.js (the CDN's hot path) and returns true, or returns false to let
+   * Next.js answer it.
+   */
+  dispatch?(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): boolean;
 }
 
 export async function runServer(hooks: ServerHooks): Promise<void> {
@@ -48,6 +53,7 @@ export async function runServer(hooks: ServerHooks): Promise<void> {
     keepRawQuery(req);
     closeConnectionIfBodyUnread(req, res);
     if (refuseMalformedUrl(req, res, requestId)) return;
+    if (hooks.dispatch?.(req, res, requestId)) return;
     void handleNext(req, res);
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket, randomUUID()));

@@ -12,6 +12,10 @@ import {
   UPSERT_CHILD_ASSET,
 } from "@/lib/assets/processing/outcome";
 import { REQUEUE_STALE_PENDING } from "@/lib/assets/processing/reconcile";
+import { SELECT_CDN_ASSET } from "@/lib/cdn/asset-state";
+import { SELECT_BLOCKED_ASSET } from "@/lib/cdn/invalidation";
+import { SELECT_CDN_LENS } from "@/lib/cdn/lens-lookup";
+import { INSERT_FIRST_SIGNING_KEY, SELECT_SIGNING_KEYS } from "@/lib/cdn/signing";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 import { applyMigrations } from "@/lib/db/migrate";
 import { eventInsertSql } from "@/lib/events/record";
@@ -38,7 +42,11 @@ const STATEMENTS: Record<string, string> = {
   REQUEUE_STALE_PENDING,
   eventInsertSql: eventInsertSql(1),
   outboxInsertSql: outboxInsertSql(1),
+  INSERT_FIRST_SIGNING_KEY,
 };
+
+/** Hand-written reads: no column list to compare, but they must prepare like the writes. */
+const READS: Record<string, string> = { SELECT_CDN_ASSET, SELECT_CDN_LENS, SELECT_BLOCKED_ASSET, SELECT_SIGNING_KEYS };
 
 interface Column {
   name: string;
@@ -190,7 +198,7 @@ describe("hand-written SQL prepares against the migrated database", () => {
     rmSync(tmp, { recursive: true, force: true });
   });
 
-  for (const [name, sql] of Object.entries(STATEMENTS)) {
+  for (const [name, sql] of Object.entries({ ...STATEMENTS, ...READS })) {
     it(`${name} prepares`, async () => {
       await client.query(`PREPARE check_statement AS ${sql}`);
       await client.query(`DEALLOCATE check_statement`);

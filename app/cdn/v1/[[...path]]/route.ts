@@ -1,4 +1,6 @@
-import { routeNotFound } from "@/lib/http/not-found";
+import { cdnRouteHandler } from "@/lib/cdn/adapters";
 
-// The CDN lands with its own issue; until then every CDN path answers 404 in the spec's error form.
-export { routeNotFound as GET, routeNotFound as HEAD };
+// The production server answers /cdn/v1 below Next.js (lib/cdn/adapters.ts); this route serves the
+// same handler under `next dev` or any host that runs Next.js alone.
+export const dynamic = "force-dynamic";
+export { cdnRouteHandler as GET, cdnRouteHandler as HEAD };

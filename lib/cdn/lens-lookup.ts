@@ -1,0 +1,41 @@
+import { builtinLens } from "@/lib/cdn/builtin-lenses";
+import { sqlPool } from "@/lib/db/client";
+import { NotifiedCache } from "@/lib/db/notified-cache";
+import { processSingleton } from "@/lib/core/singleton";
+
+/** A lens as the CDN applies it: a project's own, else a built-in one of the same identifier. */
+export interface CdnLens {
+  projectId: string | null;
+  identifier: string;
+  version: number;
+  type: string;
+  active: boolean;
+  transforms: { type: string; options: unknown }[] | null;
+}
+
+export const SELECT_CDN_LENS = `SELECT project_id::text AS "projectId", identifier, version, type, active, transforms
+  FROM lenses WHERE project_id = $1::uuid AND identifier = $2`;
+
+/** Lens definitions change rarely and NOTIFY `sieve_cdn_lenses` (`projectId/identifier`) when they do. */
+function lensCache(): NotifiedCache<CdnLens | null> {
+  return processSingleton(
+    "cdn-lenses",
+    () => new NotifiedCache<CdnLens | null>({ channel: "sieve_cdn_lenses", ttlMs: 60_000, maxEntries: 10_000, keysOf: (payload) => [payload] }),
+  );
+}
+
+export async function findLens(projectId: string, identifier: string): Promise<CdnLens | null> {
+  const cache = lensCache();
+  const key = `${projectId}/${identifier}`;
+  const cached = cache.get(key);
+  const own = cached ? cached.value : await loadLens(cache, key, projectId, identifier);
+  return own ?? builtinLens(identifier) ?? null;
+}
+
+async function loadLens(cache: NotifiedCache<CdnLens | null>, key: string, projectId: string, identifier: string): Promise<CdnLens | null> {
+  const generation = cache.currentGeneration();
+  const { rows } = await sqlPool().query<CdnLens>({ name: "sieve-cdn-lens", text: SELECT_CDN_LENS, values: [projectId, identifier] });
+  const lens = rows[0] ?? null;
+  cache.set(key, lens, generation);
+  return lens;
+}

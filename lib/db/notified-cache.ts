@@ -1,0 +1,83 @@
+import { listen, type Listener } from "@/lib/db/listen";
+
+/**
+ * A per-process cache of database facts kept correct by PostgreSQL: triggers NOTIFY `channel` on
+ * every change, a dedicated connection LISTENs, and each payload names the keys to forget. Nothing
+ * is cached while that connection is down (notifications sent meanwhile are lost), a lookup that a
+ * notification overtook is not cached (generation check), and entries expire after `ttlMs` as a
+ * last safety net.
+ */
+export interface NotifiedCacheOptions {
+  channel: string;
+  ttlMs: number;
+  maxEntries: number;
+  /** The cache keys a notification invalidates, or "*" for all. */
+  keysOf(payload: string): string[] | "*";
+  /** Runs for every notification (and with "*" when the connection drops). */
+  onNotification?(payload: string | "*"): void;
+}
+
+interface Entry<V> {
+  value: V;
+  cachedAt: number;
+}
+
+const RECONNECT_MS = 1_000;
+
+export class NotifiedCache<V> {
+  private readonly entries = new Map<string, Entry<V>>();
+  private listener: Listener | undefined;
+  private generation = 0;
+
+  constructor(private readonly options: NotifiedCacheOptions) {}
+
+  /** Starts listening (the first `get` does too). */
+  start(): void {
+    if (this.listener || !process.env.DATABASE_URL) return;
+    this.listener = listen(this.options.channel, (payload) => this.forget(payload), {
+      onDown: () => this.forget("*"),
+      reconnectMs: RECONNECT_MS,
+    });
+  }
+
+  listening(): boolean {
+    return this.listener?.listening() ?? false;
+  }
+
+  /** The cached entry (its value may itself be a cached "absent"), or undefined on a miss. */
+  get(key: string, now = Date.now()): { value: V } | undefined {
+    this.start();
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (!this.listening() || now - entry.cachedAt > this.options.ttlMs) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  /** Taken before a lookup; `set` ignores results of lookups that a notification overtook. */
+  currentGeneration(): number {
+    return this.generation;
+  }
+
+  set(key: string, value: V, generation: number): void {
+    if (!this.listening() || generation !== this.generation) return;
+    if (this.entries.size >= this.options.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(key, { value, cachedAt: Date.now() });
+  }
+
+  async close(): Promise<void> {
+    await this.listener?.close();
+    this.listener = undefined;
+    this.entries.clear();
+  }
+
+  private forget(payload: string | "*"): void {
+    this.generation++;
+    const keys = payload === "*" ? "*" : this.options.keysOf(payload);
+    if (keys === "*") this.entries.clear();
+    else for (const key of keys) this.entries.delete(key);
+    this.options.onNotification?.(payload);
+  }
+}
