@@ -2,6 +2,7 @@ import { readFile } from "node:fs/promises";
 import type { ParseArgsConfig } from "node:util";
 import { hashApiKey, createApiKey } from "@/lib/auth/api-keys";
 import { parsePermissionList } from "@/lib/auth/permissions";
+import { rotateSigningKey } from "@/lib/cdn/signing";
 import { db } from "@/lib/db/client";
 import { createProject, listProjects } from "@/lib/projects/provision";
 import { placeSafetyHold, releaseSafetyHold } from "@/lib/assets/safety-hold";
@@ -173,6 +174,13 @@ export const adminCommands: Record<string, AdminCommand> = {
         keepContentByDefault: keep === undefined ? undefined : keep === "true",
         unanalysable: typeof values.unanalysable === "string" ? parseUnanalysableAction(values.unanalysable) : undefined,
       });
+    },
+  },
+  "rotate-signing-key": {
+    usage: "   (a new CDN signing key signs from now on; older keys still verify; keys replaced more than 24 h ago are retired)",
+    options: {},
+    async run() {
+      return rotateSigningKey();
     },
   },
   "create-hash-list": {

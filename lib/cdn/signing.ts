@@ -111,19 +111,18 @@ export function newKeyId(): string {
   return `k${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
 }
 
-/** A new key signs from now on; the old ones keep verifying until retired (admin rotate-signing-key). */
-export async function rotateSigningKey(retireOlderThanSeconds?: number): Promise<{ id: string; retired: number }> {
+/**
+ * A new key signs from now on; older keys keep verifying. Keys that stopped signing more than the
+ * longest URL lifetime ago (a newer key existed 24 h ago) can verify nothing alive: they are retired.
+ */
+export async function rotateSigningKey(): Promise<{ id: string; retired: number }> {
   const id = newKeyId();
   await sqlPool().query(`INSERT INTO cdn_signing_keys (id, secret) VALUES ($1, $2)`, [id, randomBytes(32)]);
-  let retired = 0;
-  if (retireOlderThanSeconds !== undefined) {
-    const result = await sqlPool().query(
-      `UPDATE cdn_signing_keys SET retired_at = now() WHERE retired_at IS NULL AND id <> $1 AND created_at < now() - make_interval(secs => $2)`,
-      [id, retireOlderThanSeconds],
-    );
-    retired = result.rowCount ?? 0;
-  }
+  const result = await sqlPool().query(
+    `UPDATE cdn_signing_keys k SET retired_at = now() WHERE k.retired_at IS NULL AND EXISTS (
+       SELECT 1 FROM cdn_signing_keys n WHERE n.created_at > k.created_at AND n.created_at < now() - interval '24 hours')`,
+  );
   const state = processSingleton<KeyState>("cdn-signing-keys", () => ({ keys: [], loadedAt: 0 }));
   state.loadedAt = 0;
-  return { id, retired };
+  return { id, retired: result.rowCount ?? 0 };
 }

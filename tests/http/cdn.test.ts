@@ -2,7 +2,7 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db/client";
-import { expectError, expectOk, newKey, newProject, type TestProject } from "./support";
+import { admin, expectError, expectOk, newKey, newProject, type TestProject } from "./support";
 import { cdn, contentPath, eventually, expectCdnHeaders, gradientJpeg, imageInfo, upload } from "./cdn-support";
 
 /** The CDN (/cdn/v1): serving rules, access, signed URLs, HTTP semantics — against the production server. */
@@ -164,6 +164,19 @@ describe("CDN: private assets", () => {
     await new Promise((resolve) => setTimeout(resolve, 1_100));
     const expired = expectError(await cdn(short.url), 404, "asset/not-found");
     expect(expired.message).toMatch(/expired/);
+  });
+
+  it("rotates signing keys: new URLs carry the new key id, URLs signed before still open", async () => {
+    const asset = await upload(p, jpeg, "image/jpeg", { visibility: "private" });
+    const sign = async () => expectOk(await p.client.post(`/assets/${asset.id}/signed-url`, { resource: "content", expiresInSeconds: 600 })).url as string;
+    const before = await sign();
+    const rotated = await admin("rotate-signing-key");
+    expect(rotated.id).toMatch(/^k[a-z0-9]+$/);
+    // The server reads keys again within a minute; a signature with an unknown key id makes it read at once.
+    const after = await sign();
+    expect([rotated.id, before.split("sig=")[1]!.split(".")[0]]).toContain(after.split("sig=")[1]!.split(".")[0]);
+    expect((await cdn(before)).status).toBe(200);
+    expect((await cdn(after)).status).toBe(200);
   });
 
   it("signs lens and transform variants, normalizing the transform", async () => {
