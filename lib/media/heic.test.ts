@@ -5,7 +5,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { decodeHeic, HeicDecodeError, isHeicMimeType, shutdownHeicDecoder } from "@/lib/media/heic";
+import { decodeHeic, HeicDecodeError, isHeicFile, isHeicMimeType, shutdownHeicDecoder } from "@/lib/media/heic";
 
 /** Debian's libheif-examples makes the fixtures (installed by .ci/run). */
 function hasHeifEnc(): boolean {
@@ -52,6 +52,13 @@ describe("isHeicMimeType", () => {
 });
 
 describe.skipIf(!available)("decodeHeic (fixtures by heif-enc)", () => {
+  it("recognises a HEIC file by its ftyp brand", async () => {
+    expect(isHeicFile(await makeHeic(16, 16))).toBe(true);
+    expect(isHeicFile(await sharp({ create: { width: 8, height: 8, channels: 3, background: "#000" } }).avif().toBuffer())).toBe(false);
+    expect(isHeicFile(Buffer.from("short"))).toBe(false);
+  });
+
+
   it("decodes an opaque HEIC to upright RGB pixels sharp can read", async () => {
     const heic = await makeHeic(64, 48);
     const decoded = await decodeHeic(heic);

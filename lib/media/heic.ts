@@ -49,6 +49,16 @@ export function isHeicMimeType(mimeType: string | null | undefined): boolean {
   return mimeType !== null && mimeType !== undefined && /^image\/hei[cf](-sequence)?$/i.test(mimeType);
 }
 
+/** HEVC-coded HEIF brands (ISO/IEC 23008-12); AVIF and the generic `mif1` are left to sharp. */
+const HEVC_BRANDS = new Set(["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]);
+
+/** Whether the bytes are a HEIC file by their `ftyp` box (major brand), whatever the declared type. */
+export function isHeicFile(bytes: Uint8Array): boolean {
+  if (bytes.length < 12) return false;
+  const ascii = (from: number, to: number) => String.fromCharCode(...bytes.subarray(from, to));
+  return ascii(4, 8) === "ftyp" && HEVC_BRANDS.has(ascii(8, 12));
+}
+
 interface DecodeRequest {
   input: ArrayBuffer;
   maxPixels: number;
