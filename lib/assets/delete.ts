@@ -1,7 +1,7 @@
 import { assertNotHeld } from "@/lib/assets/lookup";
 import { derivedContentPrefix, uploadPrefix } from "@/lib/assets/storage-keys";
 import { db } from "@/lib/db/client";
-import type { Asset as AssetRow } from "@/lib/db/generated/client";
+import { Prisma, type Asset as AssetRow } from "@/lib/db/generated/client";
 import { ApiError } from "@/lib/core/errors";
 import { storage } from "@/lib/storage";
 
@@ -34,7 +34,7 @@ export async function removeStoredContent(assets: StoredAsset[]): Promise<void> 
   }
 }
 
-/** DELETE /assets/:id/content — the records and reports stay; `storageDeletedAt` says when. */
+/** DELETE /assets/:id/content — the records and reports stay; `storageDeletedAt` says when. The preview goes with the content. */
 export async function deleteAssetContent(asset: AssetRow): Promise<AssetRow> {
   assertNotHeld(asset);
   if (asset.status === "uploading") {
@@ -45,7 +45,7 @@ export async function deleteAssetContent(asset: AssetRow): Promise<AssetRow> {
   const now = new Date();
   await db().asset.updateMany({
     where: { id: { in: tree.map((a) => a.id) }, storageDeletedAt: null },
-    data: { storageId: null, storageDeletedAt: now },
+    data: { storageId: null, storageDeletedAt: now, previewImage: Prisma.DbNull },
   });
   return db().asset.findUniqueOrThrow({ where: { id: asset.id } });
 }

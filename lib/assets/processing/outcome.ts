@@ -12,9 +12,9 @@ import type { ProcessAssetData } from "./request";
 
 /**
  * Applies a processing outcome to an asset: the assets side of the pipeline's decision. In one
- * transaction: status, report, action, safety hold, children, events, and — when due — storageId
- * null with storageDeletedAt; the stored bytes are deleted after commit, then waiting requests are
- * woken. Idempotent: only an asset still `pending` in the same processing generation changes; a
+ * transaction: status, report, action, safety hold, preview, children, events, and — when due —
+ * storageId and previewImage null with storageDeletedAt; the stored bytes (the preview's with them)
+ * are deleted after commit, then waiting requests are woken. Idempotent: only an asset still `pending` in the same processing generation changes; a
  * re-run after a crash between commit and file deletion deletes the (deterministically named) files
  * again. Written in SQL: it sits on the path of every `queue=false` upload.
  *
@@ -60,6 +60,21 @@ export interface ChildOutcome {
   rejectionNote: string | null;
 }
 
+/**
+ * The asset's `previewImage` (returned by the API as is): a WebP stored at
+ * previewContentKey(projectId, assetId), made by the analysis of this processing generation.
+ */
+export interface PreviewImage {
+  fileFormat: "image/webp";
+  width: number;
+  height: number;
+  sizeInBytes: number;
+  /** What it shows: the image itself, a PDF's first page, a video's poster frame, a card of a web page. */
+  source: "image" | "pdf-page" | "video-frame" | "website";
+  /** The processing generation that made it: changes (with the bytes) when the asset is reprocessed. */
+  generation: number;
+}
+
 export interface ProcessingOutcome {
   /** `error`: the asset could not be (fully) processed; it can be retried. */
   status: "approved" | "rejected" | "error";
@@ -71,6 +86,8 @@ export interface ProcessingOutcome {
   labels: string[];
   /** A safety hold found by the analysis (hash lists). */
   hold: object | null;
+  /** Null when the content is not retained, the type has no preview or rendering it failed. */
+  previewImage: PreviewImage | null;
   children: ChildOutcome[];
   events: NewEvent[];
   /** The policy wants the content gone; held content is kept whatever this says. */
@@ -158,7 +175,7 @@ async function leftoverContent(data: Ref): Promise<RemovedObject[] | null> {
 
 export const UPDATE_DECIDED_ASSET = `UPDATE assets SET status = $2::asset_status, report = $3, flagged = $4, moderation_action = $5::moderation_action,
         rejection_note = $6, extracted_text = coalesce($7, extracted_text), labels = $8,
-        safety_hold = coalesce(safety_hold, $9::jsonb), updated_at = now()
+        safety_hold = coalesce(safety_hold, $9::jsonb), preview_image = $10::jsonb, updated_at = now()
   WHERE id = $1`;
 
 async function writeOutcome(client: pg.PoolClient, asset: LockedAsset, outcome: ProcessingOutcome): Promise<void> {
@@ -172,6 +189,7 @@ async function writeOutcome(client: pg.PoolClient, asset: LockedAsset, outcome: 
     outcome.extractedText,
     outcome.labels,
     outcome.hold ? JSON.stringify({ ...outcome.hold, heldAt: Date.now() }) : null,
+    outcome.previewImage ? JSON.stringify(outcome.previewImage) : null,
   ]);
 }
 
@@ -213,11 +231,11 @@ export const MARK_CONTENT_REMOVED = `WITH RECURSIVE tree AS (
    SELECT id FROM assets WHERE id = $1
    UNION ALL SELECT a.id FROM assets a JOIN tree t ON a.parent_id = t.id
  ), old AS (SELECT id, project_id, storage_id FROM assets WHERE id IN (SELECT id FROM tree))
- UPDATE assets a SET storage_id = NULL, storage_deleted_at = now()
+ UPDATE assets a SET storage_id = NULL, storage_deleted_at = now(), preview_image = NULL
    FROM old WHERE a.id = old.id AND a.storage_deleted_at IS NULL
  RETURNING old.id::text AS id, old.project_id::text AS "projectId", old.storage_id AS "storageId"`;
 
-/** Marks the asset and its descendants as without content; returns what to delete after commit. */
+/** Marks the asset and its descendants as without content (nor preview); returns what to delete after commit. */
 async function markContentRemoved(client: pg.PoolClient, assetId: string): Promise<RemovedObject[]> {
   const { rows } = await client.query<RemovedObject>(MARK_CONTENT_REMOVED, [assetId]);
   return rows;

@@ -21,6 +21,8 @@ export interface DocumentAnalysis {
   labels: string[];
   hold: HoldFinding | null;
   notes: Record<string, unknown>;
+  /** A website's page as read, for its preview card. */
+  page?: { title: string | null; text: string; url: string | null };
 }
 
 const MAX_DOCUMENT_IMAGES = 20;
@@ -92,7 +94,7 @@ export async function analyzeDocumentFile(
 }
 
 export async function analyzeWebsite(html: string | null, sourceUrl: string | null): Promise<DocumentAnalysis> {
-  let page: { title: string | null; description: string | null; text: string };
+  let page: { title: string | null; description: string | null; text: string; finalUrl?: string };
   const notes: Record<string, unknown> = {};
   if (html !== null) {
     page = htmlToText(html);
@@ -111,5 +113,6 @@ export async function analyzeWebsite(html: string | null, sourceUrl: string | nu
   }
   const text = [page.title, page.description, page.text].filter(Boolean).join("\n\n").trim();
   const parts = text ? [await classifyPart("website-text", { kind: "text", text })] : [];
-  return { parts, children: [], extractedText: text ? text.slice(0, MAX_EXTRACTED_TEXT_CHARS) : null, labels: [], hold: null, notes };
+  const card = { title: page.title, text: [page.description, page.text].filter(Boolean).join("\n\n"), url: page.finalUrl ?? sourceUrl };
+  return { parts, children: [], extractedText: text ? text.slice(0, MAX_EXTRACTED_TEXT_CHARS) : null, labels: [], hold: null, notes, page: card };
 }

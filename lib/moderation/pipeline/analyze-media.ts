@@ -1,6 +1,6 @@
 import { config } from "@/lib/core/config";
 import { frameIntervalFor, sampleFrames } from "@/lib/media/frames";
-import { probeMedia } from "@/lib/media/probe";
+import { probeMedia, type MediaProbe } from "@/lib/media/probe";
 import { transcribeAudio, type TranscriptSegment } from "@/lib/media/transcribe";
 import type { MediaInput } from "../report";
 import { findHashHold, type HoldFinding } from "./hash-hold";
@@ -20,6 +20,8 @@ export interface MediaAnalysis {
   labels: string[];
   hold: HoldFinding | null;
   notes: Record<string, unknown>;
+  /** Reused for the poster frame (saves a second ffprobe run). */
+  probe: MediaProbe;
 }
 
 /** Speech segments pocketsphinx is unsure of are mostly noise (see lib/media/transcribe.ts). */
@@ -85,5 +87,5 @@ export async function analyzeMediaFile(filePath: string, options: { video: boole
     audioTranscribed,
     segments,
   };
-  return { parts, media, transcript, labels, hold, notes };
+  return { parts, media, transcript, labels, hold, notes, probe };
 }

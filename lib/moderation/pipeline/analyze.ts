@@ -1,9 +1,16 @@
 import { fileTypeFromBuffer } from "file-type";
 import type { z } from "zod";
+import type { PreviewImage } from "@/lib/assets/processing/outcome";
 import type { ProcessAssetData } from "@/lib/assets/processing/request";
+import { previewContentKey } from "@/lib/assets/storage-keys";
+import { errorMessage } from "@/lib/core/errors";
 import { db } from "@/lib/db/client";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
+import { imagePreview, PREVIEW_MIME_TYPE, rawPreview, type RenderedPreview } from "@/lib/media/preview";
+import { websiteCardPreview } from "@/lib/media/preview-card";
+import { pdfFirstPagePreview, videoPosterPreview } from "@/lib/media/preview-tools";
 import { decodeBody } from "@/lib/media/website";
+import { storage } from "@/lib/storage";
 import { resolveThresholds, thresholdOverridesSchema } from "../policy";
 import { buildReport, CATEGORIES, type Category, type CategoryThresholds, type Report } from "../report";
 import { decodeTextForAnalysis, textLike } from "../text/decode";
@@ -12,7 +19,7 @@ import { analyzeMediaFile } from "./analyze-media";
 import { storeTextChild, type ChildDraft } from "./children";
 import { ContentMissingError, MAX_TEXT_BYTES, readAssetBytes, withContentFile } from "./content";
 import { checkHashLists, type HoldFinding } from "./hash-hold";
-import { imageForJudgement } from "./image-input";
+import { imageForJudgement, type ImageInput } from "./image-input";
 import { svgText } from "./svg-text";
 import { mergeJudgements } from "./judgements";
 import { ocrTextPart } from "./ocr";
@@ -27,6 +34,10 @@ import { unanalysedParts, type Unanalysed } from "./unanalysed";
  * (an image that is not one, an unknown "binary" that is text), decoded by BOM or byte pattern.
  * What could not be judged is listed in `unanalysed` (and the report's notes): the decision fails
  * closed on it.
+ *
+ * Retained content also gets its preview here, where the bytes are at hand (stored at
+ * previewContentKey, so a re-run overwrites): images, a PDF's first page, a video's poster frame, a
+ * website's card. A preview that fails is a note (`notes.preview.error`), never a moderation failure.
  */
 export interface Analysis {
   report: Report;
@@ -35,6 +46,8 @@ export interface Analysis {
   hold: HoldFinding | null;
   children: ChildDraft[];
   unanalysed: Unanalysed[];
+  /** Absent in analyses serialized before previews existed. */
+  preview?: PreviewImage | null;
 }
 
 type Json = z.core.util.JSONType;
@@ -50,9 +63,43 @@ interface Collected {
   media?: Parameters<typeof buildReport>[0]["media"];
   /** Whole parts no analyser could read (unavailable classifier parts are added from `parts`). */
   unanalysed: Unanalysed[];
+  preview?: PreviewOutcome | null;
 }
 
 const empty = (): Collected => ({ parts: [], extractedText: null, labels: [], hold: null, children: [], notes: {}, unanalysed: [] });
+
+type PreviewOutcome = { image: PreviewImage } | { error: string };
+/** Renders and stores the asset's preview; never rejects. Passed as null when the content is not retained. */
+type MakePreview = (source: PreviewImage["source"], render: () => Promise<RenderedPreview>) => Promise<PreviewOutcome>;
+
+/** A preview of content the client asked us not to keep would be keeping it. */
+function retainsContent(row: Row & { project: { keepContentByDefault: boolean } }): boolean {
+  const options = row.processingOptions as { keepContentAfterProcessing?: boolean | null } | null;
+  return options?.keepContentAfterProcessing ?? row.project.keepContentByDefault;
+}
+
+function previewerFor(row: Row): MakePreview {
+  const key = previewContentKey(row.projectId, row.id);
+  return async (source, render) => {
+    try {
+      const rendered = await render();
+      const stored = await storage().put(key, rendered.data, { contentType: PREVIEW_MIME_TYPE });
+      const { width, height } = rendered;
+      return { image: { fileFormat: PREVIEW_MIME_TYPE, width, height, sizeInBytes: stored.sizeInBytes, source, generation: row.processingGeneration } };
+    } catch (error) {
+      // An earlier generation's preview must not outlive the record that describes it.
+      await storage().delete(key).catch(() => undefined);
+      return { error: errorMessage(error) };
+    }
+  };
+}
+
+/** Runs a preview beside the analysis and waits for both; the analysis's failure wins. */
+async function withPreview<T>(analysis: Promise<T>, preview: Promise<PreviewOutcome> | undefined): Promise<[T, PreviewOutcome | null]> {
+  const [result, made] = await Promise.allSettled([analysis, preview ?? null]);
+  if (result.status === "rejected") throw result.reason;
+  return [result.value, made.status === "fulfilled" ? made.value : null];
+}
 
 /** How much of non-text content is sniffed for text. */
 const SNIFF_BYTES = 64 * 1024;
@@ -74,7 +121,7 @@ async function analyzeText(row: Row, reason?: string, read?: Buffer): Promise<Co
   return out;
 }
 
-async function analyzeImage(row: Row, bytes: Buffer, thresholds: CategoryThresholds): Promise<Collected> {
+async function analyzeImage(row: Row, bytes: Buffer, thresholds: CategoryThresholds, previewer: MakePreview | null): Promise<Collected> {
   const out = empty();
   const input = await imageForJudgement(bytes, row.fileFormat ?? "application/octet-stream", row.imageData as { width: number; height: number } | null);
   if (!input.ok) {
@@ -83,7 +130,16 @@ async function analyzeImage(row: Row, bytes: Buffer, thresholds: CategoryThresho
     out.unanalysed.push({ part: "image", check: "hash-lists", reason: input.reason });
     return out;
   }
-  if (input.downscaledFrom) out.notes.image = { judgedAt: "downscaled", original: input.downscaledFrom };
+  // From the image as judged (decoded or downscaled already when that was needed), beside the judging.
+  const render = () => (input.pixels ? rawPreview(input.pixels) : imagePreview(input.data));
+  const [judged, preview] = await withPreview(judgeImage(row, bytes, input, thresholds, out), previewer?.("image", render));
+  return { ...judged, preview };
+}
+
+async function judgeImage(row: Row, bytes: Buffer, input: ImageInput & { ok: true }, thresholds: CategoryThresholds, out: Collected): Promise<Collected> {
+  if (input.downscaledFrom || input.convertedFrom) {
+    out.notes.image = { ...(input.downscaledFrom && { judgedAt: "downscaled", original: input.downscaledFrom }), ...(input.convertedFrom && { decodedFrom: input.convertedFrom }) };
+  }
   const image = await classifyPart("image", { kind: "image", data: input.data, mimeType: input.mimeType });
   out.parts.push(image);
   out.labels.push(...labelsOf(image));
@@ -118,14 +174,14 @@ async function textDespiteType(row: Row, bytes: Buffer): Promise<string | null> 
   return `declared ${row.fileFormat ?? "without a type"}, but the bytes are text`;
 }
 
-async function analyzeByType(row: Row, thresholds: CategoryThresholds): Promise<Collected> {
+async function analyzeByType(row: Row, thresholds: CategoryThresholds, previewer: MakePreview | null): Promise<Collected> {
   if (row.type === "plaintext_document") return analyzeText(row);
   if (row.type === "image") {
     // Images are read whole once: the text sniff and the image analysis share the bytes.
     const bytes = await readAssetBytes(row);
     if (!bytes) throw new ContentMissingError(`asset ${row.id} has no stored content`);
     const asText = await textDespiteType(row, bytes);
-    return asText ? analyzeText(row, asText, bytes) : analyzeImage(row, bytes, thresholds);
+    return asText ? analyzeText(row, asText, bytes) : analyzeImage(row, bytes, thresholds, previewer);
   }
   if (row.type !== "website") {
     const head = await readAssetBytes(row, SNIFF_BYTES);
@@ -137,19 +193,37 @@ async function analyzeByType(row: Row, thresholds: CategoryThresholds): Promise<
     case "audio":
       return withContentFile(row, async (file) => {
         const m = await analyzeMediaFile(file, { video: row.type === "video", ocr: ocrEnabled(row) });
-        return { ...empty(), parts: m.parts, labels: m.labels, hold: m.hold, extractedText: m.transcript, notes: m.notes, media: m.media };
+        const poster = row.type === "video" && m.probe.hasVideo ? previewer : null;
+        const preview = await poster?.("video-frame", () => videoPosterPreview(file, { probe: m.probe }));
+        return { ...empty(), parts: m.parts, labels: m.labels, hold: m.hold, extractedText: m.transcript, notes: m.notes, media: m.media, preview };
       });
     case "multimedia_document":
       if (!canAnalyzeDocument(row.fileFormat)) return unreadable(`no text or image extraction for ${row.fileFormat} documents`);
-      return withContentFile(row, async (file) => ({ ...empty(), ...(await analyzeDocumentFile(file, row, thresholds)) }));
+      return withContentFile(row, async (file) => {
+        // Only PDFs have a page renderer here (pandoc's formats would need an office suite).
+        const firstPage = row.fileFormat === "application/pdf" ? previewer?.("pdf-page", () => pdfFirstPagePreview(file)) : undefined;
+        const [document, preview] = await withPreview(analyzeDocumentFile(file, row, thresholds), firstPage);
+        return { ...empty(), ...document, preview };
+      });
     case "website": {
       const page = row.storageId ? await readAssetBytes(row, MAX_TEXT_BYTES) : null;
       // Decoded like a fetched page: byte-order mark, <meta charset>, else UTF-8.
       const html = page ? decodeBody(page, null, true).text : null;
-      return { ...empty(), ...(await analyzeWebsite(html, row.sourceUrl)) };
+      const { page: read, ...website } = await analyzeWebsite(html, row.sourceUrl);
+      const preview = read ? await previewer?.("website", () => websiteCardPreview({ title: read.title, host: hostOf(read.url), text: read.text })) : null;
+      return { ...empty(), ...website, preview };
     }
     default:
       return unreadable(`no analyser reads ${row.fileFormat ?? "untyped"} content, and its bytes are not text`);
+  }
+}
+
+function hostOf(url: string | null): string | null {
+  if (!url) return null;
+  try {
+    return new URL(url).host || null;
+  } catch {
+    return null;
   }
 }
 
@@ -166,8 +240,9 @@ export async function analyzeAsset(data: ProcessAssetData): Promise<Analysis | n
   const row = await db().asset.findUnique({ where: { id: data.assetId }, include: { project: true } });
   if (!row || row.status !== "pending" || row.processingGeneration !== data.generation) return null;
   const thresholds = resolveThresholds(thresholdOverridesSchema.safeParse(row.project.moderationThresholds).data);
-  const collected = await analyzeByType(row, thresholds);
+  const collected = await analyzeByType(row, thresholds, retainsContent(row) ? previewerFor(row) : null);
   const unanalysed = [...collected.unanalysed, ...unanalysedParts(collected.parts)];
+  if (collected.preview && "error" in collected.preview) collected.notes.preview = { error: collected.preview.error };
   const report = buildReport({
     categories: mergeJudgements(collected.parts.map((p) => p.judgements)),
     thresholds,
@@ -185,5 +260,6 @@ export async function analyzeAsset(data: ProcessAssetData): Promise<Analysis | n
     labels: [...new Set(collected.labels)],
     hold: collected.hold,
     children: collected.children,
+    preview: collected.preview && "image" in collected.preview ? collected.preview.image : null,
   };
 }

@@ -33,6 +33,8 @@ function outcomeFor(asset: LockedAsset, analysis: Analysis): ProcessingOutcome {
   };
   const decision = failClosed(decide(analysis.report, policy), analysis.unanalysed, asset.unanalysableAction);
   const keep = options?.keepContentAfterProcessing ?? asset.keepContentByDefault;
+  // A reviewer (rejected for review) or a retry (error) needs the content of what failed closed.
+  const removeContent = decision.removeContent || (!keep && !failedClosed(decision));
   return {
     ...decided(analysis.report, decision),
     extractedText: analysis.extractedText,
@@ -41,8 +43,9 @@ function outcomeFor(asset: LockedAsset, analysis: Analysis): ProcessingOutcome {
     // Children are judged parts of the parent: whatever of them was not analysed is already in the parent's list.
     children: analysis.children.map((child) => ({ ...child, ...decided(child.report, failClosed(decide(child.report, policy), [], "reject")) })),
     events: decisionEvents(asset, decision),
-    // A reviewer (rejected for review) or a retry (error) needs the content of what failed closed.
-    removeContent: decision.removeContent || (!keep && !failedClosed(decision)),
+    removeContent,
+    // The preview is part of the retained content: none when content is not kept or goes now.
+    previewImage: keep && !removeContent ? (analysis.preview ?? null) : null,
   };
 }
 
