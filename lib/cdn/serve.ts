@@ -7,6 +7,7 @@ import { ACTIVE_CONTENT_CSP, contentDisposition, etagMatches, isActiveContent, p
 import { derivedBytes, type CachedBytes } from "@/lib/cdn/derived-cache";
 import type { CdnRequest, CdnResponse } from "@/lib/cdn/response";
 import { transformImage } from "@/lib/cdn/transform";
+import { withTransformSlot } from "@/lib/cdn/transform-slots";
 import { previewIdentity, previewStorageKey, type Source, type Variant } from "@/lib/cdn/variant";
 import { storage } from "@/lib/storage";
 
@@ -77,9 +78,11 @@ export async function serveDerived(asset: CdnAsset, variant: Extract<Variant, { 
       if (source.size !== null && source.size > MAX_TRANSFORM_SOURCE_BYTES) {
         throw new ApiError("asset/transform-failed", `The stored file (${source.size} bytes) is larger than transforms accept (${MAX_TRANSFORM_SOURCE_BYTES} bytes).`);
       }
-      const input = await readWhole(asset, source.key, source.contentType);
-      const image = await transformImage(input.data, variant.steps, { maxInputPixels: config().cdn.maxTransformInputPixels });
-      return { data: image.data, contentType: image.contentType };
+      return withTransformSlot(async () => {
+        const input = await readWhole(asset, source.key, source.contentType);
+        const image = await transformImage(input.data, variant.steps, { maxInputPixels: config().cdn.maxTransformInputPixels });
+        return { data: image.data, contentType: image.contentType };
+      });
     },
   });
   const filename = `${baseName(asset.name)}.${bytes.contentType.split("/")[1] ?? "img"}`;
