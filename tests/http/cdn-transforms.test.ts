@@ -1,5 +1,9 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { admin, expectError, expectOk, newProject, type TestProject } from "./support";
+import { makePdf, makeVideo } from "@/tests/support/media-fixtures";
+import { admin, expectError, expectOk, newProject, waitForDecision, type TestProject } from "./support";
 import { cdn, contentPath, expectCdnHeaders, gradientJpeg, imageInfo, upload } from "./cdn-support";
 import { forgedHeaderPng } from "../support/png-fixtures";
 
@@ -125,5 +129,48 @@ describe("CDN: previews", () => {
     expectError(await cdn(`/assets/${p.projectId}/${text.id}/preview`), 404, "asset/no-preview");
     expect((await cdn(contentPath(text))).status).toBe(200);
     expectError(await cdn(contentPath(text, "/imageTransform[width=10]")), 400, "asset/invalid-transform");
+  });
+});
+
+describe("CDN: previews and lenses of other types", () => {
+  it("serves a video's poster frame at /preview; video and image lenses act on it; content stays the video", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "sieve-cdn-video-"));
+    try {
+      const mp4 = await readFile(await makeVideo(dir, { seconds: 2, width: 320, height: 240, withAudio: false }));
+      const created = await upload(p, mp4, "video/mp4", { name: "clip.mp4", queue: "true" });
+      const video = await waitForDecision(p.client, created.id, 120_000);
+      expect(video.status).toBe("approved");
+      const poster = await cdn(`/assets/${p.projectId}/${video.id}/preview`);
+      expect(poster.status, poster.text).toBe(200);
+      expect(await imageInfo(poster.bytes)).toMatchObject({ format: "webp", width: 320, height: 240 });
+
+      expectOk(await p.client.request("PUT", "/lenses/video-poster", { json: lens("video-poster", 1, { width: 160, format: "jpeg" }, { type: "video" }) }));
+      const viaLens = await cdn(contentPath(video, "/@video-poster"));
+      expect(viaLens.status, viaLens.text).toBe(200);
+      expect(await imageInfo(viaLens.bytes)).toMatchObject({ format: "jpeg", width: 160, height: 120 });
+      expect(await imageInfo((await cdn(contentPath(video, "/@thumbnail"))).bytes)).toMatchObject({ format: "webp", width: 256, height: 256 });
+      expectError(await cdn(contentPath(video, "/imageTransform[width=100]")), 400, "asset/invalid-transform");
+
+      const whole = await cdn(contentPath(video));
+      expect(whole.headers.get("content-type")).toBe("video/mp4");
+      expect(whole.bytes.equals(mp4)).toBe(true);
+      const range = await cdn(contentPath(video), { headers: { Range: "bytes=0-1023" } });
+      expect(range.status).toBe(206);
+      expect(range.bytes.equals(mp4.subarray(0, 1024))).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("serves a PDF's first page at /preview", async () => {
+    const pdf = makePdf({ pages: [{ text: "Garden club minutes" }, { text: "Page two" }] });
+    const created = await upload(p, pdf, "application/pdf", { name: "minutes.pdf", queue: "true" });
+    const doc = await waitForDecision(p.client, created.id, 60_000);
+    expect(doc.status).toBe("approved");
+    const page = await cdn(`/assets/${p.projectId}/${doc.id}/preview`);
+    expect(page.status, page.text).toBe(200);
+    expect(await imageInfo(page.bytes)).toMatchObject({ format: "webp", height: 1024 });
+    expect(page.headers.get("content-disposition")).toBe(`inline; filename="minutes.webp"; filename*=UTF-8''minutes.webp`);
+    expect((await cdn(contentPath(doc))).headers.get("content-type")).toBe("application/pdf");
   });
 });
