@@ -225,7 +225,9 @@ describe("DELETE /assets/:id/content", () => {
     expect(res.storageId).toBeNull();
     expect(typeof res.storageDeletedAt).toBe("number");
     expect(res.storageDeletedAt).toBeGreaterThanOrEqual(asset.createdAt);
-    const { storageId: _s, storageDeletedAt: _d, updatedAt: _u, ...kept } = asset;
+    // The preview goes with the content.
+    expect(res.previewImage).toBeNull();
+    const { storageId: _s, storageDeletedAt: _d, updatedAt: _u, previewImage: _p, ...kept } = asset;
     expect(res).toMatchObject(kept);
     expect(await storedFileExists(asset.storageId)).toBe(false);
     expect(expectOk(await p.client.get(`/assets/${asset.id}`))).toEqual(res);
