@@ -1,13 +1,21 @@
 /**
  * `npm run bench`: starts a production server on a throw-away embedded PostgreSQL and prints each
  * benchmark's figures as ratios against a baseline measured in the same run. Not a test.
+ * BENCH_ONLY=cdn (comma-separated: create-asset, verdict, cdn) runs only the named benches.
  */
+import { benchCdn } from "@/bench/cdn";
 import { benchCreateAsset } from "@/bench/create-asset";
 import { benchVerdictLatency } from "@/bench/verdict-latency";
 import { ensureNextBuild } from "@/lib/server/build";
 import { startTestServer } from "@/tests/support/test-server";
 
+const BENCHES = ["create-asset", "verdict", "cdn"];
+
 async function main() {
+  const only = (process.env.BENCH_ONLY ?? "").split(",").map((s) => s.trim()).filter(Boolean);
+  const unknown = only.filter((name) => !BENCHES.includes(name));
+  if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown bench ${unknown.join(", ")} (known: ${BENCHES.join(", ")})`);
+  const runs = (name: string) => only.length === 0 || only.includes(name);
   await ensureNextBuild(process.cwd());
   const server = await startTestServer(process.env.BENCH_SERVER_ENV ? JSON.parse(process.env.BENCH_SERVER_ENV) : {});
   try {
@@ -16,8 +24,9 @@ async function main() {
     const project = await createProject({ name: "bench", permissions: ["assets:write", "assets:read"] });
     // Rate limiting off for this key (0 = unlimited) so the benchmark measures the service; read to poll decisions.
     const key = await createApiKey({ projectId: project.projectId, permissions: ["assets:write", "assets:read"], rateLimitPerSecond: 0 });
-    await benchCreateAsset(server, key.apiKey, project.projectId);
-    await benchVerdictLatency(server, key.apiKey, project.projectId);
+    if (runs("create-asset")) await benchCreateAsset(server, key.apiKey, project.projectId);
+    if (runs("verdict")) await benchVerdictLatency(server, key.apiKey, project.projectId);
+    if (runs("cdn")) await benchCdn(server, key.apiKey, project.projectId);
   } finally {
     const { disconnectDb } = await import("@/lib/db/client");
     await disconnectDb();
