@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { handleCdnRequest } from "@/lib/cdn/handler";
+import { rememberHot, serveHot } from "@/lib/cdn/hot-path";
 import type { CdnResponse } from "@/lib/cdn/response";
 
 /** Where the CDN is mounted on this server; CDN_BASE_URL may point a separate host at it. */
@@ -15,6 +16,7 @@ export const CDN_MOUNT = "/cdn/v1";
 export function dispatchCdn(req: IncomingMessage, res: ServerResponse, requestId: string): boolean {
   const url = req.url ?? "/";
   if (!url.startsWith(`${CDN_MOUNT}/`)) return false;
+  if (serveHot(req, res, requestId)) return true;
   const queryAt = url.indexOf("?");
   const path = url.slice(CDN_MOUNT.length, queryAt === -1 ? undefined : queryAt);
   const query = new URLSearchParams(queryAt === -1 ? "" : url.slice(queryAt + 1));
@@ -27,7 +29,12 @@ export function dispatchCdn(req: IncomingMessage, res: ServerResponse, requestId
       return Array.isArray(value) ? value.join(", ") : value;
     },
     requestId,
-  }).then((response) => writeNode(response, res));
+  }).then((response) => {
+    if (response.memo && req.method === "GET" && req.headers.range === undefined && req.headers["x-api-key"] === undefined) {
+      rememberHot(url, response.memo, response.headers);
+    }
+    return writeNode(response, res);
+  });
   return true;
 }
 

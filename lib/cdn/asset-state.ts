@@ -76,7 +76,7 @@ function parseChange(payload: string): { id: string; projectId: string; external
   }
 }
 
-const cacheKey = (projectId: string, identifier: string) => `${projectId}/${identifier}`;
+export const cacheKey = (projectId: string, identifier: string) => `${projectId.toLowerCase()}/${identifier}`;
 
 export function assetStates(): AssetStates {
   return processSingleton("cdn-asset-states", () => new AssetStates());
@@ -86,7 +86,7 @@ export function assetStates(): AssetStates {
 export async function findCdnAsset(projectId: string, identifier: string): Promise<CdnAsset | null> {
   if (!UUID.test(projectId)) return null;
   const states = assetStates();
-  const key = cacheKey(projectId.toLowerCase(), identifier);
+  const key = cacheKey(projectId, identifier);
   const cached = states.cache.get(key);
   if (cached) return cached.value;
   const generation = states.cache.currentGeneration();

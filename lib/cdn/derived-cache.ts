@@ -101,6 +101,8 @@ export interface DerivedSource {
   assetId: string;
   /** Where a derived copy persists; undefined for bytes that are only memoized (originals, previews). */
   storageKey?: string;
+  /** Called when the bytes are not in memory, alongside the look for a stored copy (e.g. to start reading the source). */
+  warm?(): void;
   produce(): Promise<CachedBytes>;
 }
 
@@ -118,6 +120,7 @@ export function derivedBytes(source: DerivedSource): Promise<CachedBytes> {
 }
 
 async function load(source: DerivedSource): Promise<CachedBytes> {
+  source.warm?.();
   const stored = source.storageKey ? await readStored(source.storageKey) : null;
   const bytes = stored ?? (await source.produce());
   state().memory.set(source.key, { ...bytes, assetId: source.assetId });
@@ -131,7 +134,8 @@ function persist(assetId: string, key: string, bytes: CachedBytes): void {
   let writes = persisting.get(assetId);
   if (!writes) persisting.set(assetId, (writes = new Set()));
   const write: Promise<void> = storage()
-    .put(key, bytes.data, { contentType: bytes.contentType })
+    // A lost copy is made again: no fsync competing with the transforms for the thread pool.
+    .put(key, bytes.data, { contentType: bytes.contentType, durable: false })
     .then(
       () => undefined,
       (error: Error) => console.warn(`[cdn] could not store derived copy ${key}: ${error.message}`),

@@ -1,6 +1,7 @@
 import { ApiError } from "@/lib/core/errors";
 import { authorise, type Access } from "@/lib/cdn/access";
-import { findCdnAsset, type CdnAsset } from "@/lib/cdn/asset-state";
+import { cacheKey, findCdnAsset, type CdnAsset } from "@/lib/cdn/asset-state";
+import { peekOwnLens } from "@/lib/cdn/lens-lookup";
 import { parseCdnPath } from "@/lib/cdn/paths";
 import { cdnError, type CdnRequest, type CdnResponse } from "@/lib/cdn/response";
 import { parseSelector } from "@/lib/cdn/selector";
@@ -43,9 +44,21 @@ async function serve(request: CdnRequest): Promise<CdnResponse> {
   assertServable(asset);
   const variant = await resolveVariant(asset, path.resource, selector);
   const cacheControl = cacheControlFor(access);
-  return variant.kind === "stored"
-    ? serveStored(asset, variant.source, request, cacheControl)
-    : serveDerived(asset, variant, request, cacheControl);
+  const response =
+    variant.kind === "stored" ? await serveStored(asset, variant.source, request, cacheControl) : await serveDerived(asset, variant, request, cacheControl);
+  if (access === "public" && response.status === 200 && response.memoKey) {
+    const lens = selector.kind === "lens" ? peekOwnLens(asset.projectId, selector.identifier) : undefined;
+    // A lens URL is remembered only while the lens lookup is cached (its object is what the hot path re-checks).
+    if (selector.kind !== "lens" || lens) {
+      response.memo = {
+        stateKey: cacheKey(path.projectId, path.assetIdentifier),
+        state: asset,
+        bytesKey: response.memoKey,
+        ...(lens && { lens: { projectId: asset.projectId, identifier: (selector as { identifier: string }).identifier, own: lens.value } }),
+      };
+    }
+  }
+  return response;
 }
 
 /**

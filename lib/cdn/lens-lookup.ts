@@ -24,6 +24,11 @@ function lensCache(): NotifiedCache<CdnLens | null> {
   );
 }
 
+/** The project's own lens as cached now (undefined: not cached), for the hot path's validity check. */
+export function peekOwnLens(projectId: string, identifier: string): { value: CdnLens | null } | undefined {
+  return lensCache().get(`${projectId}/${identifier}`);
+}
+
 export async function findLens(projectId: string, identifier: string): Promise<CdnLens | null> {
   const cache = lensCache();
   const key = `${projectId}/${identifier}`;

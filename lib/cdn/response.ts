@@ -1,4 +1,5 @@
 import type { Readable } from "node:stream";
+import type { HotMemo } from "@/lib/cdn/hot-path";
 import { ApiError, isApiError } from "@/lib/core/errors";
 
 /** A CDN request, independent of the server that received it. */
@@ -17,6 +18,9 @@ export interface CdnResponse {
   headers: Record<string, string>;
   /** Null for 304, HEAD and errors without body. */
   body: Buffer | Readable | null;
+  /** Set on a full 200 from memory: the LRU key of the bytes (serve.ts), then what the hot path must re-check (handler.ts). */
+  memoKey?: string;
+  memo?: HotMemo;
 }
 
 /** The spec's error body, with X-Request-Id set by the caller. */

@@ -7,7 +7,7 @@ import { ACTIVE_CONTENT_CSP, contentDisposition, etagMatches, isActiveContent, p
 import { derivedBytes, type CachedBytes } from "@/lib/cdn/derived-cache";
 import type { CdnRequest, CdnResponse } from "@/lib/cdn/response";
 import { transformImage } from "@/lib/cdn/transform";
-import { withTransformSlot } from "@/lib/cdn/transform-slots";
+import { transformSlotFree, withTransformSlot } from "@/lib/cdn/transform-slots";
 import { previewIdentity, previewStorageKey, type Source, type Variant } from "@/lib/cdn/variant";
 import { storage } from "@/lib/storage";
 
@@ -45,8 +45,9 @@ export async function serveStored(asset: CdnAsset, source: Source, request: CdnR
   const headers = baseHeaders(file.contentType, file.etag, cacheControl, file.filename);
   if (etagMatches(request.header("if-none-match"), file.etag)) return { status: 304, headers, body: null };
   if (file.size !== null && file.size <= MEMOIZED_STORED_BYTES) {
-    const bytes = await derivedBytes({ key: `${asset.id}|stored|${file.etag}`, assetId: asset.id, produce: () => readWhole(asset, file.key, file.contentType) });
-    return withBody(headers, bytes.data, request, file.etag);
+    const bytesKey = `${asset.id}|stored|${file.etag}`;
+    const bytes = await derivedBytes({ key: bytesKey, assetId: asset.id, produce: () => readWhole(asset, file.key, file.contentType) });
+    return { ...withBody(headers, bytes.data, request, file.etag), memoKey: bytesKey };
   }
   const head = await storage().head(file.key);
   if (!head) throw contentUnavailable(asset);
@@ -70,23 +71,28 @@ export async function serveDerived(asset: CdnAsset, variant: Extract<Variant, { 
   const probe = baseHeaders("image/webp", variant.etag, cacheControl, asset.name);
   if (etagMatches(request.header("if-none-match"), variant.etag)) return { status: 304, headers: probe, body: null };
   const source = storedFile(asset, variant.source);
+  if (source.size !== null && source.size > MAX_TRANSFORM_SOURCE_BYTES) {
+    throw new ApiError("asset/transform-failed", `The stored file (${source.size} bytes) is larger than transforms accept (${MAX_TRANSFORM_SOURCE_BYTES} bytes).`);
+  }
+  let input: Promise<CachedBytes> | undefined;
+  const readInput = () => (input ??= readWhole(asset, source.key, source.contentType));
   const bytes = await derivedBytes({
     key: variant.cacheKey,
     assetId: asset.id,
     storageKey: variant.storageKey,
-    produce: async () => {
-      if (source.size !== null && source.size > MAX_TRANSFORM_SOURCE_BYTES) {
-        throw new ApiError("asset/transform-failed", `The stored file (${source.size} bytes) is larger than transforms accept (${MAX_TRANSFORM_SOURCE_BYTES} bytes).`);
-      }
-      return withTransformSlot(async () => {
-        const input = await readWhole(asset, source.key, source.contentType);
-        const image = await transformImage(input.data, variant.steps, { maxInputPixels: config().cdn.maxTransformInputPixels });
-        return { data: image.data, contentType: image.contentType };
-      });
+    // While storage is asked for a stored copy, the source is read already — when a transform
+    // slot is free (under load, sources are read inside the slots, which bounds memory).
+    warm: () => {
+      if (transformSlotFree()) readInput().catch(() => undefined);
     },
+    produce: () =>
+      withTransformSlot(async () => {
+        const image = await transformImage((await readInput()).data, variant.steps, { maxInputPixels: config().cdn.maxTransformInputPixels });
+        return { data: image.data, contentType: image.contentType };
+      }),
   });
   const filename = `${baseName(asset.name)}.${bytes.contentType.split("/")[1] ?? "img"}`;
-  return withBody(baseHeaders(bytes.contentType, variant.etag, cacheControl, filename), bytes.data, request, variant.etag);
+  return { ...withBody(baseHeaders(bytes.contentType, variant.etag, cacheControl, filename), bytes.data, request, variant.etag), memoKey: variant.cacheKey };
 }
 
 function withBody(headers: Record<string, string>, data: Buffer, request: CdnRequest, etag: string): CdnResponse {
@@ -122,9 +128,16 @@ function baseHeaders(contentType: string, etag: string, cacheControl: string, fi
 async function readWhole(asset: CdnAsset, key: string, contentType: string): Promise<CachedBytes> {
   const object = await storage().get(key);
   if (!object) throw contentUnavailable(asset);
-  const chunks: Buffer[] = [];
-  for await (const chunk of object.body) chunks.push(chunk as Buffer);
-  return { data: Buffer.concat(chunks), contentType };
+  // Copied into one buffer of the known size: no list of chunks to concatenate afterwards.
+  const data = Buffer.allocUnsafe(object.sizeInBytes);
+  let filled = 0;
+  for await (const chunk of object.body) {
+    const bytes = chunk as Buffer;
+    if (filled + bytes.length > data.length) throw new Error(`stored object ${key} grew while being read`);
+    bytes.copy(data, filled);
+    filled += bytes.length;
+  }
+  return { data: data.subarray(0, filled), contentType };
 }
 
 /** The record says the content is there but storage has none: unavailable stored content (403, or 404 when private). */

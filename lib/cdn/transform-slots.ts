@@ -19,6 +19,11 @@ function slots(): Slots {
   return processSingleton("cdn-transform-slots", () => ({ running: 0, waiting: [] }));
 }
 
+/** Whether a transform would start at once (nothing waiting, a slot free). */
+export function transformSlotFree(): boolean {
+  return slots().running < RUNNING;
+}
+
 export async function withTransformSlot<T>(work: () => Promise<T>): Promise<T> {
   const s = slots();
   if (s.running >= RUNNING) {

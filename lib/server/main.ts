@@ -48,12 +48,13 @@ export async function runServer(hooks: ServerHooks): Promise<void> {
   const server = http.createServer((req, res) => {
     // One id per request, set before Next.js runs so every response carries it (404s included).
     const requestId = randomUUID();
+    // First, before any per-request work Next.js needs: the CDN's hot path answers on its own.
+    if (hooks.dispatch?.(req, res, requestId)) return;
     req.headers["x-request-id"] = requestId;
     res.setHeader("X-Request-Id", requestId);
     keepRawQuery(req);
     closeConnectionIfBodyUnread(req, res);
     if (refuseMalformedUrl(req, res, requestId)) return;
-    if (hooks.dispatch?.(req, res, requestId)) return;
     void handleNext(req, res);
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket, randomUUID()));

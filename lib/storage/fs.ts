@@ -18,6 +18,8 @@ import {
   type Storage,
 } from "./types";
 
+const READ_CHUNK_BYTES = 256 * 1024;
+
 /**
  * Objects as plain files below `root` (key "a/b/c" → `<root>/a/b/c`), so the data dir stays
  * inspectable with ordinary tools.
@@ -39,6 +41,7 @@ export class FsStorage implements Storage {
     // with one call. Either way: temp file, then one rename into place.
     const inMemory = body instanceof Readable ? null : Buffer.isBuffer(body) ? body : Buffer.from(body.buffer, body.byteOffset, body.byteLength);
     const source = inMemory ? null : toReadable(body);
+    const durable = opts.durable !== false;
     let file: string | undefined;
     let tempPath: string | undefined; // what a failure must remove again
     try {
@@ -48,23 +51,23 @@ export class FsStorage implements Storage {
       tempPath = created.tempPath;
       const handle = created.value;
       // Durable before it is visible (fsync, then rename, then fsync of the directory): the
-      // database points at this object as soon as put returns.
+      // database points at this object as soon as put returns. Unless told it need not be.
       if (inMemory) {
         try {
           result = hashBuffer(inMemory, opts.maxBytes);
           await handle.writeFile(inMemory);
-          await handle.sync();
+          if (durable) await handle.sync();
         } finally {
           await handle.close();
         }
       } else {
         const meter = new HashingMeter(opts.maxBytes);
         // The stream fsyncs (flush) and closes the handle when it finishes or fails.
-        await pipeline(source as Readable, meter, handle.createWriteStream({ flush: true }));
+        await pipeline(source as Readable, meter, handle.createWriteStream({ flush: durable }));
         result = meter.result();
       }
       await rename(tempPath, file);
-      await syncDirectory(path.dirname(file));
+      if (durable) await syncDirectory(path.dirname(file));
       return result;
     } catch (error) {
       source?.destroy(); // a producer we never read from must not hang
@@ -91,13 +94,14 @@ export class FsStorage implements Storage {
         return null;
       }
       const info = infoOf(stats);
-      if (!range) return { ...info, body: handle.createReadStream() };
+      // 256 KiB reads: a few large reads per file rather than one per 64 KiB (streams and whole reads alike).
+      if (!range) return { ...info, body: handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES }) };
 
       if (range.start >= stats.size) {
         throw new RangeError(`Range start ${range.start} is beyond the object's ${stats.size} bytes`);
       }
       const end = Math.min(range.end ?? Number.POSITIVE_INFINITY, stats.size - 1);
-      return { ...info, range: { start: range.start, end }, body: handle.createReadStream({ start: range.start, end }) };
+      return { ...info, range: { start: range.start, end }, body: handle.createReadStream({ start: range.start, end, highWaterMark: READ_CHUNK_BYTES }) };
     } catch (error) {
       await handle.close();
       throw error;

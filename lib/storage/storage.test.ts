@@ -169,6 +169,14 @@ describe.each(backends)("storage contract: $name", { timeout: 60_000 }, ({ name,
     });
   });
 
+  it("stores copies that need not be durable (durable: false) like any other, buffer or stream", async () => {
+    const data = bytes(3000);
+    expectHashes(await storage.put("t/a/cache.webp", data, { durable: false }), data);
+    expect((await getBytes("t/a/cache.webp"))?.data.equals(data)).toBe(true);
+    expectHashes(await storage.put("t/a/cache2.webp", Readable.from([data.subarray(0, 1000), data.subarray(1000)]), { durable: false }), data);
+    expect((await getBytes("t/a/cache2.webp"))?.data.equals(data)).toBe(true);
+  });
+
   it("accepts a plain Uint8Array and an empty body, defaulting the content type", async () => {
     const data = bytes(300);
     const view = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);

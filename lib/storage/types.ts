@@ -47,6 +47,11 @@ export interface PutOptions {
   contentType?: string;
   /** Larger content is rejected with ApiError "upload/too-large" while streaming. */
   maxBytes?: number;
+  /**
+   * false: the object may be lost in a crash (no fsync), for copies that can be made again (the
+   * CDN's derived images). Still atomic. Default true. Backends that are always durable ignore it.
+   */
+  durable?: boolean;
 }
 
 export interface PutResult {
