@@ -1,8 +1,3 @@
-import { execFile, execFileSync } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
 import zlib from "node:zlib";
 import sharp from "sharp";
 import { afterAll, describe, expect, it } from "vitest";
@@ -10,6 +5,7 @@ import { isApiError } from "@/lib/core/errors";
 import { contentTypeOf, MAX_INPUT_PIXELS, resizedSize, transformImage } from "@/lib/cdn/transform";
 import type { Fit, ImageTransformStep } from "@/lib/cdn/types";
 import { shutdownHeicDecoder } from "@/lib/media/heic";
+import { hasHeifEnc, makeHeic } from "@/tests/support/heic-fixtures";
 
 /** A noisy photo-like JPEG, so quality changes the size. */
 function photo(width: number, height: number, format: "jpeg" | "png" | "tiff" = "jpeg"): Promise<Buffer> {
@@ -282,29 +278,13 @@ describe("transformImage: limits and failures", () => {
   });
 });
 
-function hasHeifEnc(): boolean {
-  try {
-    execFileSync("heif-enc", ["--help"], { stdio: "ignore" });
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== "ENOENT";
-  }
-}
-
 describe.skipIf(!hasHeifEnc())("transformImage: HEIC (sharp cannot decode HEVC; lib/media/heic.ts does)", () => {
   it("a HEIC becomes a WebP by default, resized", async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "cdn-heic-"));
-    try {
-      await writeFile(path.join(dir, "in.png"), await photo(64, 48, "png"));
-      await promisify(execFile)("heif-enc", ["-q", "80", "--no-alpha", "-o", path.join(dir, "in.heic"), path.join(dir, "in.png")], { timeout: 60_000 });
-      const heic = await readFile(path.join(dir, "in.heic"));
-      expect((await sharp(heic).metadata()).format).toBe("heif");
-      const result = await transformImage(heic, [{ width: 32 }]);
-      expect(await decoded(result.data)).toEqual({ format: "webp", width: 32, height: 24, pages: 1 });
-      const refused = await refusal(transformImage(heic, [], { maxInputPixels: 1000 }));
-      expect(refused.code).toBe("asset/transform-failed");
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    const heic = await makeHeic(64, 48);
+    expect((await sharp(heic).metadata()).format).toBe("heif");
+    const result = await transformImage(heic, [{ width: 32 }]);
+    expect(await decoded(result.data)).toEqual({ format: "webp", width: 32, height: 24, pages: 1 });
+    const refused = await refusal(transformImage(heic, [], { maxInputPixels: 1000 }));
+    expect(refused.code).toBe("asset/transform-failed");
   });
 });

@@ -1,47 +1,12 @@
-import { execFile, execFileSync } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { decodeHeic, HeicDecodeError, isHeicFile, isHeicMimeType, shutdownHeicDecoder } from "@/lib/media/heic";
-
-/** Debian's libheif-examples makes the fixtures (installed by .ci/run). */
-function hasHeifEnc(): boolean {
-  try {
-    execFileSync("heif-enc", ["--help"], { stdio: "ignore" });
-    return true;
-  } catch (error) {
-    // heif-enc --help exits 1 on some versions: only a missing binary counts.
-    return (error as NodeJS.ErrnoException).code !== "ENOENT";
-  }
-}
+import { hasHeifEnc, makeHeic } from "@/tests/support/heic-fixtures";
 
 const available = hasHeifEnc();
-let dir = "";
-
-/** A HEIC of a width×height image: red left half, blue right half (and half-transparent when `alpha`). */
-async function makeHeic(width: number, height: number, options: { alpha?: boolean } = {}): Promise<Buffer> {
-  const half = Math.floor(width / 2);
-  const png = await sharp({ create: { width, height, channels: 4, background: { r: 220, g: 20, b: 20, alpha: options.alpha ? 0.5 : 1 } } })
-    .composite([{ input: { create: { width: width - half, height, channels: 4, background: { r: 20, g: 20, b: 220, alpha: 1 } } }, left: half, top: 0 }])
-    .png()
-    .toBuffer();
-  const input = path.join(dir, `in-${width}x${height}${options.alpha ? "-alpha" : ""}.png`);
-  const output = input.replace(/\.png$/, ".heic");
-  await writeFile(input, png);
-  await promisify(execFile)("heif-enc", ["-q", "90", ...(options.alpha ? [] : ["--no-alpha"]), "-o", output, input], { timeout: 60_000 });
-  return readFile(output);
-}
-
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), "heic-test-"));
-});
 
 afterAll(async () => {
   await shutdownHeicDecoder();
-  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
 describe("isHeicMimeType", () => {

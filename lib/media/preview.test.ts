@@ -1,14 +1,13 @@
-import { execFile, execFileSync } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { shutdownHeicDecoder } from "@/lib/media/heic";
 import { imagePreview, PREVIEW_MAX_SIDE } from "@/lib/media/preview";
 import { escapeXml, websiteCardPreview, websiteCardSvg, wrapText } from "@/lib/media/preview-card";
 import { pdfFirstPagePreview, posterTimeFor, videoPosterPreview } from "@/lib/media/preview-tools";
+import { hasHeifEnc, makeHeic } from "@/tests/support/heic-fixtures";
 import { makeJpeg, makePdf, makeVideo } from "@/tests/support/media-fixtures";
 
 let dir = "";
@@ -83,10 +82,7 @@ describe("imagePreview", () => {
   });
 
   it.skipIf(!hasHeifEnc())("decodes HEIC through decodeHeic", async () => {
-    const png = path.join(dir, "photo.png");
-    await sharp({ create: { width: 1600, height: 1200, channels: 3, background: "#884422" } }).png().toFile(png);
-    await promisify(execFile)("heif-enc", ["-q", "80", "-o", path.join(dir, "photo.heic"), png], { timeout: 60_000 });
-    const heic = await readFile(path.join(dir, "photo.heic"));
+    const heic = await makeHeic(1600, 1200, { background: "#884422" });
     const preview = await imagePreview(heic);
     expect(await decoded(preview.data)).toMatchObject({ format: "webp", width: 1024, height: 768 });
     // AVIF, the other HEIF codec, is sharp's own.
@@ -163,12 +159,3 @@ describe("website card", () => {
     expect(cut[1]!.endsWith("…")).toBe(true);
   });
 });
-
-function hasHeifEnc(): boolean {
-  try {
-    execFileSync("heif-enc", ["--help"], { stdio: "ignore" });
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== "ENOENT";
-  }
-}

@@ -1,11 +1,10 @@
-import { execFile, execFileSync } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { previewContentKey } from "@/lib/assets/storage-keys";
+import { hasHeifEnc, makeHeic } from "@/tests/support/heic-fixtures";
 import { makeJpeg, makePdf, makeVideo } from "@/tests/support/media-fixtures";
 import { expectOk, newProject, storedBytes, waitForDecision, type TestProject } from "./support";
 
@@ -89,10 +88,8 @@ describe("previews of retained content", () => {
   });
 
   it.skipIf(!hasHeifEnc())("a HEIC photo is judged and previews as WebP", async () => {
-    const png = path.join(dir, "photo.png");
-    await sharp({ create: { width: 1200, height: 900, channels: 3, background: { r: 140, g: 90, b: 60 } } }).png().toFile(png);
-    await promisify(execFile)("heif-enc", ["-q", "80", "-o", path.join(dir, "photo.heic"), png], { timeout: 60_000 });
-    const created = await create("photo.heic", "image/heic", await readFile(path.join(dir, "photo.heic")), KEEP);
+    const heic = await makeHeic(1200, 900, { background: { r: 140, g: 90, b: 60 } });
+    const created = await create("photo.heic", "image/heic", heic, KEEP);
     expect(created.fileFormat).toBe("image/heic");
     const asset = await expectPreview(created, { source: "image", width: 1024, height: 768 });
     // Judged from its decoded pixels: nothing was left unanalysed.
@@ -125,12 +122,3 @@ describe("no preview", () => {
     expect(await previewStored(asset.id)).toBe(false);
   });
 });
-
-function hasHeifEnc(): boolean {
-  try {
-    execFileSync("heif-enc", ["--help"], { stdio: "ignore" });
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== "ENOENT";
-  }
-}

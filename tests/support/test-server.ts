@@ -118,7 +118,8 @@ async function stopProcess(server: ChildProcess) {
   clearTimeout(timer);
 }
 
-function freePort(): Promise<number> {
+/** A TCP port on 127.0.0.1 that was free a moment ago (the OS picks it; nothing holds it). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = net.createServer();
     probe.once("error", reject);

@@ -1,29 +1,14 @@
-import { execFile, execFileSync } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { promisify } from "node:util";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { shutdownHeicDecoder } from "@/lib/media/heic";
+import { hasHeifEnc, makeHeic } from "@/tests/support/heic-fixtures";
 import { imageForJudgement, JUDGE_MAX_SIDE } from "./image-input";
 
-let dir = "";
-beforeAll(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), "image-input-test-"));
-});
 afterAll(async () => {
   await shutdownHeicDecoder();
-  if (dir) await rm(dir, { recursive: true, force: true });
 });
 
-async function heic(width: number, height: number): Promise<Buffer> {
-  const png = path.join(dir, `${width}x${height}.png`);
-  await sharp({ create: { width, height, channels: 3, background: { r: 90, g: 160, b: 60 } } }).png().toFile(png);
-  const out = png.replace(/\.png$/, ".heic");
-  await promisify(execFile)("heif-enc", ["-q", "80", "-o", out, png], { timeout: 60_000 });
-  return readFile(out);
-}
+const heic = (width: number, height: number) => makeHeic(width, height, { background: { r: 90, g: 160, b: 60 } });
 
 describe("imageForJudgement", () => {
   it("passes a small image through as uploaded", async () => {
@@ -51,12 +36,3 @@ describe("imageForJudgement", () => {
     expect(input).toMatchObject({ ok: false, reason: expect.stringMatching(/HEIC image could not be decoded/) });
   });
 });
-
-function hasHeifEnc(): boolean {
-  try {
-    execFileSync("heif-enc", ["--help"], { stdio: "ignore" });
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== "ENOENT";
-  }
-}
