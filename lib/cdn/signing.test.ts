@@ -35,6 +35,10 @@ describe("signed CDN URLs", () => {
     expect(await signing.verify(target, String(exp + 1), sig)).toBe("invalid");
     expect(await signing.verify(target, String(exp), `${sig.slice(0, -1)}${sig.endsWith("A") ? "B" : "A"}`)).toBe("invalid");
     expect(await signing.verify(target, String(exp), sig.slice(0, -4))).toBe("invalid");
+    // Every other spelling of the last character, including ones that decode to the same bytes.
+    for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_") {
+      if (c !== sig.at(-1)) expect(await signing.verify(target, String(exp), `${sig.slice(0, -1)}${c}`)).toBe("invalid");
+    }
     expect(await signing.verify(target, "12x", sig)).toBe("invalid");
     expect(await signing.verify(target, String(exp), `nokey.${sig.split(".")[1]}`)).toBe("invalid");
     expect(await signing.verify(target, String(exp), "garbage")).toBe("invalid");

@@ -49,9 +49,11 @@ export async function verify(target: SignedTarget, exp: string, sig: string, now
   const keyId = sig.slice(0, dot);
   // A key made by another process since our last read: read again (at most once a second).
   const key = (await signingKeys()).find((k) => k.id === keyId) ?? (await signingKeys(1_000)).find((k) => k.id === keyId);
-  const given = Buffer.from(sig.slice(dot + 1), "base64url");
+  // Compared as text in its one canonical encoding: base64 decoders ignore the unused low bits of
+  // the last character, which would let several spellings of one signature pass.
+  const given = Buffer.from(sig.slice(dot + 1), "latin1");
   if (!key) return "invalid";
-  const expected = mac(key, target, Number(exp));
+  const expected = Buffer.from(mac(key, target, Number(exp)).toString("base64url"), "latin1");
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return "invalid";
   return Number(exp) > now ? "valid" : "expired";
 }
