@@ -45,7 +45,7 @@ export async function serveStored(asset: CdnAsset, source: Source, request: CdnR
   const headers = baseHeaders(file.contentType, file.etag, cacheControl, file.filename);
   if (etagMatches(request.header("if-none-match"), file.etag)) return { status: 304, headers, body: null };
   if (file.size !== null && file.size <= MEMOIZED_STORED_BYTES) {
-    const bytesKey = `${asset.id}|stored|${file.etag}`;
+    const bytesKey = storedBytesKey(asset, file);
     const bytes = await derivedBytes({ key: bytesKey, assetId: asset.id, produce: () => readWhole(asset, file.key, file.contentType) });
     return { ...withBody(headers, bytes.data, request, file.etag), memoKey: bytesKey };
   }
@@ -74,8 +74,11 @@ export async function serveDerived(asset: CdnAsset, variant: Extract<Variant, { 
   if (source.size !== null && source.size > MAX_TRANSFORM_SOURCE_BYTES) {
     throw new ApiError("asset/transform-failed", `The stored file (${source.size} bytes) is larger than transforms accept (${MAX_TRANSFORM_SOURCE_BYTES} bytes).`);
   }
+  // The source is kept in the memory LRU like a small stored file (same key): a page asking for
+  // several widths of one image reads it once, and concurrent cold transforms share one copy.
   let input: Promise<CachedBytes> | undefined;
-  const readInput = () => (input ??= readWhole(asset, source.key, source.contentType));
+  const readInput = () =>
+    (input ??= derivedBytes({ key: storedBytesKey(asset, source), assetId: asset.id, produce: () => readWhole(asset, source.key, source.contentType) }));
   const bytes = await derivedBytes({
     key: variant.cacheKey,
     assetId: asset.id,
@@ -93,6 +96,10 @@ export async function serveDerived(asset: CdnAsset, variant: Extract<Variant, { 
   });
   const filename = `${baseName(asset.name)}.${bytes.contentType.split("/")[1] ?? "img"}`;
   return { ...withBody(baseHeaders(bytes.contentType, variant.etag, cacheControl, filename), bytes.data, request, variant.etag), memoKey: variant.cacheKey };
+}
+
+function storedBytesKey(asset: CdnAsset, file: StoredFile): string {
+  return `${asset.id}|stored|${file.etag}`;
 }
 
 function withBody(headers: Record<string, string>, data: Buffer, request: CdnRequest, etag: string): CdnResponse {
