@@ -1,63 +1,39 @@
-import { listen, type Listener } from "@/lib/db/listen";
 import type { AuthenticatedKey } from "@/lib/auth/types";
 import { processSingleton } from "@/lib/core/singleton";
+import { NotifiedCache } from "@/lib/db/notified-cache";
 
 /**
  * Authenticated API keys, cached per process so most requests skip the key lookup. Correctness
  * comes from PostgreSQL: triggers NOTIFY `sieve_api_keys` on every key change (revocation, expiry,
- * permissions, deletion) and owner change, and a dedicated connection LISTENs. Nothing is cached
- * while that connection is down, a lookup that raced a notification is not cached (generation
- * check), and entries expire after a TTL as a last safety net.
+ * permissions, deletion) and owner change, with the key hash as payload ("*" or empty: all keys),
+ * and a NotifiedCache LISTENs: nothing is cached while its connection is down, a lookup that raced
+ * a notification is not cached (generation check), entries expire after a TTL as a last safety
+ * net, and a cached key is not returned once its own expiresAt has passed.
  */
 const CHANNEL = "sieve_api_keys";
 const TTL_MS = 30_000;
 const MAX_ENTRIES = 10_000;
-const RECONNECT_MS = 1_000;
-
-interface Entry {
-  key: AuthenticatedKey;
-  keyExpiresAt: number | null;
-  cachedAt: number;
-}
 
 class KeyCache {
-  private readonly entries = new Map<string, Entry>();
-  private listener: Listener | undefined;
-  private generation = 0;
-
-  private get listening(): boolean {
-    return this.listener?.listening() ?? false;
-  }
+  private readonly cache = new NotifiedCache<AuthenticatedKey>({
+    channel: CHANNEL,
+    ttlMs: TTL_MS,
+    maxEntries: MAX_ENTRIES,
+    keysOf: (hash) => (hash === "" ? "*" : [hash]),
+  });
 
   /** A cached key, if still valid; also makes sure the listener runs. */
   get(hash: string, now = Date.now()): AuthenticatedKey | undefined {
-    if (!this.listener && process.env.DATABASE_URL) {
-      this.listener = listen(CHANNEL, (payload) => this.forget(payload || "*"), { onDown: () => this.forget("*"), reconnectMs: RECONNECT_MS });
-    }
-    const entry = this.entries.get(hash);
-    if (!entry) return undefined;
-    if (!this.listening || now - entry.cachedAt > TTL_MS || (entry.keyExpiresAt !== null && entry.keyExpiresAt <= now)) {
-      this.entries.delete(hash);
-      return undefined;
-    }
-    return entry.key;
+    return this.cache.get(hash, now)?.value;
   }
 
   /** Taken before a lookup; `set` ignores results of lookups that a notification overtook. */
   currentGeneration(): number {
-    return this.generation;
+    return this.cache.currentGeneration();
   }
 
   set(hash: string, key: AuthenticatedKey, keyExpiresAt: Date | null, generation: number): void {
-    if (!this.listening || generation !== this.generation) return;
-    if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(hash, { key, keyExpiresAt: keyExpiresAt?.getTime() ?? null, cachedAt: Date.now() });
-  }
-
-  private forget(hash: string | "*") {
-    this.generation++;
-    if (hash === "*") this.entries.clear();
-    else this.entries.delete(hash);
+    this.cache.set(hash, key, generation, keyExpiresAt?.getTime() ?? null);
   }
 }
 

@@ -5,7 +5,7 @@ import { listen, type Listener } from "@/lib/db/listen";
  * every change, a dedicated connection LISTENs, and each payload names the keys to forget. Nothing
  * is cached while that connection is down (notifications sent meanwhile are lost), a lookup that a
  * notification overtook is not cached (generation check), and entries expire after `ttlMs` as a
- * last safety net.
+ * last safety net, or earlier at their own `expiresAt` (a fact known to stop holding then).
  */
 export interface NotifiedCacheOptions {
   channel: string;
@@ -20,6 +20,8 @@ export interface NotifiedCacheOptions {
 interface Entry<V> {
   value: V;
   cachedAt: number;
+  /** Epoch ms from which the entry is no longer returned, or null. */
+  expiresAt: number | null;
 }
 
 const RECONNECT_MS = 1_000;
@@ -49,7 +51,7 @@ export class NotifiedCache<V> {
     this.start();
     const entry = this.entries.get(key);
     if (!entry) return undefined;
-    if (!this.listening() || now - entry.cachedAt > this.options.ttlMs) {
+    if (!this.listening() || now - entry.cachedAt > this.options.ttlMs || (entry.expiresAt !== null && entry.expiresAt <= now)) {
       this.entries.delete(key);
       return undefined;
     }
@@ -61,10 +63,11 @@ export class NotifiedCache<V> {
     return this.generation;
   }
 
-  set(key: string, value: V, generation: number): void {
+  /** Caches `value` unless a notification came since `generation`; `expiresAt` (epoch ms) ends it before the TTL. */
+  set(key: string, value: V, generation: number, expiresAt: number | null = null): void {
     if (!this.listening() || generation !== this.generation) return;
     if (this.entries.size >= this.options.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
-    this.entries.set(key, { value, cachedAt: Date.now() });
+    this.entries.set(key, { value, cachedAt: Date.now(), expiresAt });
   }
 
   async close(): Promise<void> {
