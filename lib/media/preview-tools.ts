@@ -15,6 +15,7 @@ export interface ToolPreviewOptions {
   signal?: AbortSignal;
   /** Default 30 s. */
   timeoutMs?: number;
+  tools?: MediaToolPaths;
 }
 
 /**
@@ -22,10 +23,10 @@ export interface ToolPreviewOptions {
  * size of its own; its crop box, as viewers show it). Errors: MediaToolError "failed" (malformed
  * or encrypted PDF), "timeout", "aborted", "missing-tool".
  */
-export async function pdfFirstPagePreview(file: string, options: ToolPreviewOptions & { pdftoppm?: string } = {}): Promise<RenderedPreview> {
+export async function pdfFirstPagePreview(file: string, options: ToolPreviewOptions = {}): Promise<RenderedPreview> {
   const args = ["-f", "1", "-l", "1", "-singlefile", "-cropbox", "-png", "-scale-to", String(PREVIEW_MAX_SIDE), path.resolve(file)];
   // No output name: the page comes on stdout.
-  const run = await runTool(options.pdftoppm ?? "pdftoppm", args, { signal: options.signal, timeoutMs: options.timeoutMs ?? 30_000, maxStdoutBytes: 32 * 1024 * 1024 });
+  const run = await runTool(toolBinary("pdftoppm", options.tools), args, { signal: options.signal, timeoutMs: options.timeoutMs ?? 30_000, maxStdoutBytes: 32 * 1024 * 1024 });
   if (run.stdout.length === 0) throw new MediaToolError("failed", "pdftoppm rendered no page", { tool: "pdftoppm", stderrTail: run.stderr });
   return encodePreview(sharp(run.stdout, { failOn: "error" }));
 }
@@ -44,7 +45,7 @@ export function posterTimeFor(durationSeconds: number | null | undefined): numbe
  */
 export async function videoPosterPreview(
   file: string,
-  options: ToolPreviewOptions & { probe?: MediaProbe; tools?: MediaToolPaths } = {},
+  options: ToolPreviewOptions & { probe?: MediaProbe } = {},
 ): Promise<RenderedPreview> {
   const deadline = createDeadline(options.timeoutMs ?? 30_000);
   const probe = options.probe ?? (await probeMedia(file, { signal: options.signal, timeoutMs: deadline.remaining(), tools: options.tools }));

@@ -107,6 +107,12 @@ describe("pdfFirstPagePreview", () => {
     await writeFile(file, "%PDF-1.4 broken");
     await expect(pdfFirstPagePreview(file)).rejects.toMatchObject({ name: "MediaToolError" });
   });
+
+  it("runs the pdftoppm binary the tool paths name", async () => {
+    const file = path.join(dir, "page.pdf");
+    await writeFile(file, makePdf({ pages: [{ text: "Page" }] }));
+    await expect(pdfFirstPagePreview(file, { tools: { pdftoppm: "/nonexistent/pdftoppm" } })).rejects.toMatchObject({ name: "MediaToolError", code: "missing-tool" });
+  });
 });
 
 describe("videoPosterPreview", () => {

@@ -1,6 +1,6 @@
 /** The external media tools by name, and which binary runs each. */
 
-export const MEDIA_TOOL_NAMES = ["ffmpeg", "ffprobe", "pdfinfo", "pdftotext", "pdfimages", "pocketsphinx_continuous", "pandoc"] as const;
+export const MEDIA_TOOL_NAMES = ["ffmpeg", "ffprobe", "pdfinfo", "pdftotext", "pdfimages", "pdftoppm", "pocketsphinx_continuous", "pandoc"] as const;
 export type MediaToolName = (typeof MEDIA_TOOL_NAMES)[number];
 
 /** Override the binary used for a tool (absolute path or a name looked up on PATH). */

@@ -52,6 +52,7 @@ export async function checkMediaTools(
     pdfinfo: ["-v"],
     pdftotext: ["-v"],
     pdfimages: ["-v"],
+    pdftoppm: ["-v"],
     // No version flag: run without arguments (prints usage, exits 1) just to see that it starts.
     pocketsphinx_continuous: [],
     pandoc: ["--version"],

@@ -118,6 +118,7 @@ describe("checkMediaTools", () => {
     expect(status.ffprobe.available).toBe(true);
     expect(status.pdfinfo).toMatchObject({ available: true, version: expect.stringMatching(/^\d+\.\d+/) });
     expect(status.pdftotext.available).toBe(true);
+    expect(status.pdftoppm).toMatchObject({ available: true, version: expect.stringMatching(/^\d+\.\d+/) });
     expect(status.pocketsphinx_continuous).toMatchObject({ available: true, version: expect.any(String) });
     expect(status.pdfimages).toMatchObject({ available: false, binary: "/nonexistent/pdfimages" });
     expect(status.pdfimages.detail).toMatch(/not installed/);
