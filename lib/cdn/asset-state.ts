@@ -43,34 +43,40 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Longer identifiers are not cached: the notification carries at most this much of an externalId. */
 const MAX_CACHED_IDENTIFIER = 3000;
 
-type Listener = (assetId: string | "*") => void;
+/** A NOTIFY payload of the assets trigger (migrations 20261124040000_cdn, 20261124060000_cdn_blocked_flag). */
+export interface AssetChange {
+  id: string;
+  projectId: string;
+  /** The externalId before and after the change. */
+  externalIds: (string | null)[];
+  /** The asset can no longer be served: rejected, failed, held or its content removed. */
+  blocked: boolean;
+}
+
+type Listener = (change: AssetChange | "*") => void;
 
 class AssetStates {
   private readonly listeners = new Set<Listener>();
-  readonly cache = new NotifiedCache<CdnAsset | null>({
+  readonly cache = new NotifiedCache<CdnAsset | null, AssetChange>({
     channel: "sieve_cdn_assets",
     ttlMs: 60_000,
     maxEntries: 50_000,
-    keysOf: (payload) => {
-      const change = parseChange(payload);
-      if (!change) return "*";
-      return [change.id, ...change.externalIds].filter((x): x is string => !!x).map((identifier) => cacheKey(change.projectId, identifier));
-    },
-    onNotification: (payload) => {
-      const id = payload === "*" ? "*" : (parseChange(payload)?.id ?? "*");
-      for (const listener of this.listeners) listener(id);
+    parse: parseChange,
+    keysOf: (change) => [change.id, ...change.externalIds].filter((x): x is string => !!x).map((identifier) => cacheKey(change.projectId, identifier)),
+    onNotification: (change) => {
+      for (const listener of this.listeners) listener(change);
     },
   });
 
-  /** Called with the id of every changed asset ("*": anything may have changed). */
+  /** Called with every change ("*": anything may have changed). */
   onChange(listener: Listener): void {
     this.listeners.add(listener);
   }
 }
 
-function parseChange(payload: string): { id: string; projectId: string; externalIds: (string | null)[] } | null {
+function parseChange(payload: string): AssetChange | null {
   try {
-    return JSON.parse(payload) as { id: string; projectId: string; externalIds: (string | null)[] };
+    return JSON.parse(payload) as AssetChange;
   } catch {
     return null;
   }

@@ -7,14 +7,16 @@ import { listen, type Listener } from "@/lib/db/listen";
  * notification overtook is not cached (generation check), and entries expire after `ttlMs` as a
  * last safety net, or earlier at their own `expiresAt` (a fact known to stop holding then).
  */
-export interface NotifiedCacheOptions {
+export interface NotifiedCacheOptions<M = string> {
   channel: string;
   ttlMs: number;
   maxEntries: number;
+  /** Reads a payload once for keysOf and onNotification; null (unreadable) forgets everything. Default: the payload itself. */
+  parse?(payload: string): M | null;
   /** The cache keys a notification invalidates, or "*" for all. */
-  keysOf(payload: string): string[] | "*";
-  /** Runs for every notification (and with "*" when the connection drops). */
-  onNotification?(payload: string | "*"): void;
+  keysOf(message: M): string[] | "*";
+  /** Runs for every notification (and with "*" when the connection drops or a payload is unreadable). */
+  onNotification?(message: M | "*"): void;
 }
 
 interface Entry<V> {
@@ -26,12 +28,12 @@ interface Entry<V> {
 
 const RECONNECT_MS = 1_000;
 
-export class NotifiedCache<V> {
+export class NotifiedCache<V, M = string> {
   private readonly entries = new Map<string, Entry<V>>();
   private listener: Listener | undefined;
   private generation = 0;
 
-  constructor(private readonly options: NotifiedCacheOptions) {}
+  constructor(private readonly options: NotifiedCacheOptions<M>) {}
 
   /** Starts listening (the first `get` does too). */
   start(): void {
@@ -78,9 +80,11 @@ export class NotifiedCache<V> {
 
   private forget(payload: string | "*"): void {
     this.generation++;
-    const keys = payload === "*" ? "*" : this.options.keysOf(payload);
+    const parsed = payload === "*" ? null : this.options.parse ? this.options.parse(payload) : (payload as M);
+    const message: M | "*" = parsed ?? "*";
+    const keys = message === "*" ? "*" : this.options.keysOf(message);
     if (keys === "*") this.entries.clear();
     else for (const key of keys) this.entries.delete(key);
-    this.options.onNotification?.(payload);
+    this.options.onNotification?.(message);
   }
 }

@@ -13,7 +13,6 @@ import {
 } from "@/lib/assets/processing/outcome";
 import { REQUEUE_STALE_PENDING } from "@/lib/assets/processing/reconcile";
 import { SELECT_CDN_ASSET } from "@/lib/cdn/asset-state";
-import { SELECT_BLOCKED_ASSET } from "@/lib/cdn/invalidation";
 import { SELECT_CDN_LENS } from "@/lib/cdn/lens-lookup";
 import { INSERT_FIRST_SIGNING_KEY, SELECT_SIGNING_KEYS } from "@/lib/cdn/signing";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
@@ -46,7 +45,7 @@ const STATEMENTS: Record<string, string> = {
 };
 
 /** Hand-written reads: no column list to compare, but they must prepare like the writes. */
-const READS: Record<string, string> = { SELECT_CDN_ASSET, SELECT_CDN_LENS, SELECT_BLOCKED_ASSET, SELECT_SIGNING_KEYS };
+const READS: Record<string, string> = { SELECT_CDN_ASSET, SELECT_CDN_LENS, SELECT_SIGNING_KEYS };
 
 interface Column {
   name: string;
