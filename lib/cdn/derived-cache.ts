@@ -1,6 +1,9 @@
 import { config } from "@/lib/core/config";
 import { processSingleton } from "@/lib/core/singleton";
-import { storage } from "@/lib/storage";
+import { fileTypeFromBuffer } from "file-type";
+import { contentTypeOf } from "@/lib/cdn/transform";
+import { IMAGE_FORMATS } from "@/lib/cdn/types";
+import { readObject, storage } from "@/lib/storage";
 
 /**
  * Derived bytes (transforms, lens outputs, small originals and previews) in a bounded in-memory
@@ -147,15 +150,15 @@ function persist(assetId: string, key: string, bytes: CachedBytes): void {
   writes.add(write);
 }
 
-const TYPE_BY_EXTENSION: Record<string, string> = { webp: "image/webp", avif: "image/avif", jpeg: "image/jpeg", png: "image/png", gif: "image/gif" };
-
-/** Derived copies are named `<hash>.<format>`: the content type comes from the name (the fs backend keeps none). */
+/**
+ * A stored derived copy, its content type read from its bytes (the fs backend keeps none); null when
+ * absent, unreadable, or not an image this cache writes.
+ */
 async function readStored(key: string): Promise<CachedBytes | null> {
-  const contentType = TYPE_BY_EXTENSION[key.slice(key.lastIndexOf(".") + 1)];
-  if (!contentType) return null;
-  const object = await storage().get(key).catch(() => null);
-  if (!object) return null;
-  const chunks: Buffer[] = [];
-  for await (const chunk of object.body) chunks.push(chunk as Buffer);
-  return { data: Buffer.concat(chunks), contentType };
+  const data = await readObject(key).catch(() => null);
+  if (!data) return null;
+  const type = await fileTypeFromBuffer(data);
+  return type && DERIVED_TYPES.has(type.mime) ? { data, contentType: type.mime } : null;
 }
+
+const DERIVED_TYPES: ReadonlySet<string> = new Set(IMAGE_FORMATS.map(contentTypeOf));

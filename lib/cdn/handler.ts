@@ -1,10 +1,12 @@
 import { ApiError } from "@/lib/core/errors";
-import { authorise, type Access } from "@/lib/cdn/access";
+import { authorise, notServable, type Access } from "@/lib/cdn/access";
 import { cacheKey, findCdnAsset, type CdnAsset } from "@/lib/cdn/asset-state";
 import { peekOwnLens } from "@/lib/cdn/lens-lookup";
-import { parseCdnPath } from "@/lib/cdn/paths";
+import type { HotMemo } from "@/lib/cdn/hot-path";
+import { parseCdnPath, type CdnPath } from "@/lib/cdn/paths";
 import { cdnError, type CdnRequest, type CdnResponse } from "@/lib/cdn/response";
-import { parseSelector } from "@/lib/cdn/selector";
+import { parseSelector, selectorKey } from "@/lib/cdn/selector";
+import type { Selector } from "@/lib/cdn/types";
 import { serveDerived, serveStored } from "@/lib/cdn/serve";
 import { resolveVariant } from "@/lib/cdn/variant";
 
@@ -35,10 +37,9 @@ async function serve(request: CdnRequest): Promise<CdnResponse> {
   const selector = parseSelector(path.selector);
   const asset = await findCdnAsset(path.projectId, path.assetIdentifier);
   if (!asset) throw new ApiError("asset/not-found");
-  const canonicalSelector = selector.kind === "none" ? "" : selector.kind === "lens" ? `@${selector.identifier}` : selector.canonical;
   const access = await authorise(
     asset,
-    { projectId: path.projectId, assetIdentifier: path.assetIdentifier, resource: path.resource, selector: canonicalSelector },
+    { projectId: path.projectId, assetIdentifier: path.assetIdentifier, resource: path.resource, selector: selectorKey(selector) },
     { exp: request.query.get("exp"), sig: request.query.get("sig"), apiKey: request.header("x-api-key") ?? null },
   );
   assertServable(asset);
@@ -46,19 +47,16 @@ async function serve(request: CdnRequest): Promise<CdnResponse> {
   const cacheControl = cacheControlFor(access);
   const response =
     variant.kind === "stored" ? await serveStored(asset, variant.source, request, cacheControl) : await serveDerived(asset, variant, request, cacheControl);
-  if (access === "public" && response.status === 200 && response.memoKey) {
-    const lens = selector.kind === "lens" ? peekOwnLens(asset.projectId, selector.identifier) : undefined;
-    // A lens URL is remembered only while the lens lookup is cached (its object is what the hot path re-checks).
-    if (selector.kind !== "lens" || lens) {
-      response.memo = {
-        stateKey: cacheKey(path.projectId, path.assetIdentifier),
-        state: asset,
-        bytesKey: response.memoKey,
-        ...(lens && { lens: { projectId: asset.projectId, identifier: (selector as { identifier: string }).identifier, own: lens.value } }),
-      };
-    }
-  }
+  if (access === "public" && response.status === 200 && response.memoKey) response.memo = hotMemo(path, asset, selector, response.memoKey);
   return response;
+}
+
+/** What the hot path must find unchanged to answer this URL again; none for a lens whose lookup is not cached. */
+function hotMemo(path: CdnPath, asset: CdnAsset, selector: Selector, bytesKey: string): HotMemo | undefined {
+  const memo: HotMemo = { stateKey: cacheKey(path.projectId, path.assetIdentifier), state: asset, bytesKey };
+  if (selector.kind !== "lens") return memo;
+  const own = peekOwnLens(asset.projectId, selector.identifier);
+  return own && { ...memo, lens: { projectId: asset.projectId, identifier: selector.identifier, own: own.value } };
 }
 
 /**
@@ -68,9 +66,7 @@ async function serve(request: CdnRequest): Promise<CdnResponse> {
  */
 function assertServable(asset: CdnAsset): void {
   const reason = unavailableReason(asset);
-  if (!reason) return;
-  if (asset.visibility !== "public") throw new ApiError("asset/not-found");
-  throw new ApiError("asset/not-available", `The asset is not available: ${reason}.`);
+  if (reason) throw notServable(asset, reason);
 }
 
 function unavailableReason(asset: CdnAsset): string | null {

@@ -1,4 +1,5 @@
 import { builtinLens } from "@/lib/cdn/builtin-lenses";
+import { ApiError } from "@/lib/core/errors";
 import { sqlPool } from "@/lib/db/client";
 import { NotifiedCache } from "@/lib/db/notified-cache";
 import { processSingleton } from "@/lib/core/singleton";
@@ -35,6 +36,13 @@ export async function findLens(projectId: string, identifier: string): Promise<C
   const cached = cache.get(key);
   const own = cached ? cached.value : await loadLens(cache, key, projectId, identifier);
   return own ?? builtinLens(identifier) ?? null;
+}
+
+/** The lens a selector names, or 400 asset/invalid-transform when it is unknown or inactive. */
+export async function requireActiveLens(projectId: string, identifier: string): Promise<CdnLens> {
+  const lens = await findLens(projectId, identifier);
+  if (!lens || !lens.active) throw new ApiError("asset/invalid-transform", `Unknown lens "@${identifier}"${lens ? " (it is inactive)" : ""}.`);
+  return lens;
 }
 
 async function loadLens(cache: NotifiedCache<CdnLens | null>, key: string, projectId: string, identifier: string): Promise<CdnLens | null> {

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Readable } from "node:stream";
 import { config } from "@/lib/core/config";
 import { ApiError } from "@/lib/core/errors";
+import { notServable } from "@/lib/cdn/access";
 import type { CdnAsset } from "@/lib/cdn/asset-state";
 import { ACTIVE_CONTENT_CSP, contentDisposition, etagMatches, isActiveContent, parseRange } from "@/lib/cdn/conditional";
 import { derivedBytes, type CachedBytes } from "@/lib/cdn/derived-cache";
@@ -9,7 +10,7 @@ import type { CdnRequest, CdnResponse } from "@/lib/cdn/response";
 import { transformImage } from "@/lib/cdn/transform";
 import { transformSlotFree, withTransformSlot } from "@/lib/cdn/transform-slots";
 import { previewIdentity, previewStorageKey, type Source, type Variant } from "@/lib/cdn/variant";
-import { storage } from "@/lib/storage";
+import { readObject, storage } from "@/lib/storage";
 
 /** Stored files up to this size are kept in memory after the first read; larger ones stream from storage. */
 const MEMOIZED_STORED_BYTES = 1024 * 1024;
@@ -49,27 +50,31 @@ export async function serveStored(asset: CdnAsset, source: Source, request: CdnR
     const bytes = await derivedBytes({ key: bytesKey, assetId: asset.id, produce: () => readWhole(asset, file.key, file.contentType) });
     return { ...withBody(headers, bytes.data, request, file.etag), memoKey: bytesKey };
   }
-  const head = await storage().head(file.key);
-  if (!head) throw contentUnavailable(asset);
-  const range = parseRange(request.header("range"), head.sizeInBytes, request.header("if-range"), file.etag);
-  if (range.kind === "unsatisfiable") unsatisfiable(head.sizeInBytes);
-  if (request.method === "HEAD") return { status: 200, headers: { ...headers, "Content-Length": String(head.sizeInBytes) }, body: null };
+  // The size comes from the record (one storage call for a GET); a HEAD only asks storage whether it is there.
+  const size = file.size ?? (await storage().head(file.key))?.sizeInBytes;
+  if (size === undefined) throw contentUnavailable(asset);
+  const range = parseRange(request.header("range"), size, request.header("if-range"), file.etag);
+  if (range.kind === "unsatisfiable") unsatisfiable(size);
+  if (request.method === "HEAD") {
+    if (!(await storage().head(file.key))) throw contentUnavailable(asset);
+    return { status: 200, headers: { ...headers, "Content-Length": String(size) }, body: null };
+  }
   const object = await storage().get(file.key, range.kind === "range" ? { range: { start: range.start, end: range.end } } : undefined);
   if (!object) throw contentUnavailable(asset);
   if (range.kind === "range") {
     return {
       status: 206,
-      headers: { ...headers, "Content-Length": String(range.end - range.start + 1), "Content-Range": `bytes ${range.start}-${range.end}/${head.sizeInBytes}` },
+      headers: { ...headers, "Content-Length": String(range.end - range.start + 1), "Content-Range": `bytes ${range.start}-${range.end}/${size}` },
       body: object.body,
     };
   }
-  return { status: 200, headers: { ...headers, "Content-Length": String(head.sizeInBytes) }, body: object.body as Readable };
+  return { status: 200, headers: { ...headers, "Content-Length": String(object.sizeInBytes) }, body: object.body as Readable };
 }
 
 /** A transform or lens output: memory, else the stored derived copy, else transformed once. */
 export async function serveDerived(asset: CdnAsset, variant: Extract<Variant, { kind: "derived" }>, request: CdnRequest, cacheControl: string): Promise<CdnResponse> {
-  const probe = baseHeaders("image/webp", variant.etag, cacheControl, asset.name);
-  if (etagMatches(request.header("if-none-match"), variant.etag)) return { status: 304, headers: probe, body: null };
+  // A 304 carries the validators only: the format is known once the bytes are.
+  if (etagMatches(request.header("if-none-match"), variant.etag)) return { status: 304, headers: { ETag: variant.etag, "Cache-Control": cacheControl }, body: null };
   const source = storedFile(asset, variant.source);
   if (source.size !== null && source.size > MAX_TRANSFORM_SOURCE_BYTES) {
     throw new ApiError("asset/transform-failed", `The stored file (${source.size} bytes) is larger than transforms accept (${MAX_TRANSFORM_SOURCE_BYTES} bytes).`);
@@ -133,24 +138,14 @@ function baseHeaders(contentType: string, etag: string, cacheControl: string, fi
 }
 
 async function readWhole(asset: CdnAsset, key: string, contentType: string): Promise<CachedBytes> {
-  const object = await storage().get(key);
-  if (!object) throw contentUnavailable(asset);
-  // Copied into one buffer of the known size: no list of chunks to concatenate afterwards.
-  const data = Buffer.allocUnsafe(object.sizeInBytes);
-  let filled = 0;
-  for await (const chunk of object.body) {
-    const bytes = chunk as Buffer;
-    if (filled + bytes.length > data.length) throw new Error(`stored object ${key} grew while being read`);
-    bytes.copy(data, filled);
-    filled += bytes.length;
-  }
-  return { data: data.subarray(0, filled), contentType };
+  const data = await readObject(key);
+  if (!data) throw contentUnavailable(asset);
+  return { data, contentType };
 }
 
-/** The record says the content is there but storage has none: unavailable stored content (403, or 404 when private). */
+/** The record says the content is there but storage has none: unavailable stored content. */
 function contentUnavailable(asset: CdnAsset): ApiError {
-  if (asset.visibility !== "public") return new ApiError("asset/not-found");
-  return new ApiError("asset/not-available", "The asset is not available: its stored content is missing.");
+  return notServable(asset, "its stored content is missing");
 }
 
 function baseName(name: string): string {

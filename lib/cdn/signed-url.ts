@@ -3,9 +3,9 @@ import { requireAsset } from "@/lib/assets/lookup";
 import { config } from "@/lib/core/config";
 import { ApiError } from "@/lib/core/errors";
 import type { SignedUrlInput } from "@/lib/cdn/endpoints";
-import { findLens } from "@/lib/cdn/lens-lookup";
+import { requireActiveLens } from "@/lib/cdn/lens-lookup";
 import { cdnPathOf } from "@/lib/cdn/paths";
-import { parseSelector } from "@/lib/cdn/selector";
+import { parseSelector, selectorKey } from "@/lib/cdn/selector";
 import { sign, type SignedTarget } from "@/lib/cdn/signing";
 
 /** POST /assets/:assetId/signed-url: the selector is checked now, so a bad one fails here rather than at the CDN. */
@@ -18,18 +18,18 @@ export async function createSignedUrl(key: AuthenticatedKey, assetId: string, in
   return { url: `${config().cdnBaseUrl}${cdnPathOf(target)}?exp=${expiresAt}&sig=${sig}`, expiresAt };
 }
 
+/** The selector as the CDN will read it, checked now: a lens must exist and be active. */
 async function selectorOf(projectId: string, input: SignedUrlInput): Promise<string> {
   if (input.lens !== undefined) {
     const parsed = parseSelector(`@${input.lens.replace(/^@/, "")}`);
     if (parsed.kind !== "lens") throw new ApiError("asset/invalid-transform", `"${input.lens}" is not a lens identifier.`);
-    const lens = await findLens(projectId, parsed.identifier);
-    if (!lens || !lens.active) throw new ApiError("asset/invalid-transform", `Unknown lens "@${parsed.identifier}"${lens ? " (it is inactive)" : ""}.`);
-    return `@${parsed.identifier}`;
+    await requireActiveLens(projectId, parsed.identifier);
+    return selectorKey(parsed);
   }
   if (input.transform !== undefined) {
     const parsed = parseSelector(input.transform);
     if (parsed.kind !== "transform") throw new ApiError("asset/invalid-transform", `"${input.transform}" is not a transform selector (imageTransform[key=value,...]).`);
-    return parsed.canonical;
+    return selectorKey(parsed);
   }
   return "";
 }

@@ -64,11 +64,15 @@ interface KeyState {
   loading?: Promise<SigningKey[]>;
 }
 
+function keyState(): KeyState {
+  return processSingleton<KeyState>("cdn-signing-keys", () => ({ keys: [], loadedAt: 0 }));
+}
+
 /** Newest first: the first key signs. */
 async function signingKeys(maxAgeMs = KEY_REFRESH_MS): Promise<SigningKey[]> {
   const fromEnv = config().cdn.signingKeys;
   if (fromEnv) return fromEnv;
-  const state = processSingleton<KeyState>("cdn-signing-keys", () => ({ keys: [], loadedAt: 0 }));
+  const state = keyState();
   if (state.keys.length > 0 && Date.now() - state.loadedAt < maxAgeMs) return state.keys;
   state.loading ??= loadKeys().then(
     (keys) => {
@@ -124,7 +128,6 @@ export async function rotateSigningKey(): Promise<{ id: string; retired: number 
     `UPDATE cdn_signing_keys k SET retired_at = now() WHERE k.retired_at IS NULL AND EXISTS (
        SELECT 1 FROM cdn_signing_keys n WHERE n.created_at > k.created_at AND n.created_at < now() - interval '24 hours')`,
   );
-  const state = processSingleton<KeyState>("cdn-signing-keys", () => ({ keys: [], loadedAt: 0 }));
-  state.loadedAt = 0;
+  keyState().loadedAt = 0;
   return { id, retired: result.rowCount ?? 0 };
 }

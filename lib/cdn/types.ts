@@ -3,10 +3,11 @@
  * The selector grammar (selector.ts), the sharp pipeline (transform.ts), lenses and the request
  * handler all speak these types.
  */
-export const IMAGE_FORMATS = ["webp", "avif", "jpeg", "png", "gif"] as const;
-export type ImageFormat = (typeof IMAGE_FORMATS)[number];
+import { FITS, IMAGE_FORMATS } from "@/lib/lenses/schemas";
 
-export const FITS = ["cover", "contain", "fill", "inside", "outside"] as const;
+// The option vocabulary is the lens definitions' (their schema validates direct selectors too).
+export { FITS, IMAGE_FORMATS };
+export type ImageFormat = (typeof IMAGE_FORMATS)[number];
 export type Fit = (typeof FITS)[number];
 
 /** One `imageTransform` step: the options of a direct selector or of one lens transform. */

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { cdnCachePrefix, previewContentKey } from "@/lib/assets/storage-keys";
 import { ApiError } from "@/lib/core/errors";
 import type { CdnAsset } from "@/lib/cdn/asset-state";
-import { findLens } from "@/lib/cdn/lens-lookup";
-import type { ImageFormat, ImageTransformStep, Selector } from "@/lib/cdn/types";
+import { requireActiveLens } from "@/lib/cdn/lens-lookup";
+import type { ImageTransformStep, Selector } from "@/lib/cdn/types";
 
 /**
  * What a request asks for, resolved against the asset: the stored original, the stored preview,
@@ -39,10 +39,7 @@ export async function resolveVariant(asset: CdnAsset, resource: Source | "conten
     }
     return derived(asset, requested, [selector.step], selector.canonical);
   }
-  const lens = await findLens(asset.projectId, selector.identifier);
-  if (!lens || !lens.active) {
-    throw new ApiError("asset/invalid-transform", `Unknown lens "@${selector.identifier}"${lens ? " (it is inactive)" : ""}.`);
-  }
+  const lens = await requireActiveLens(asset.projectId, selector.identifier);
   if (lens.type !== "image" && !LENS_ASSET_TYPES[lens.type]?.includes(asset.type)) {
     throw new ApiError("asset/invalid-transform", `Lens "@${lens.identifier}" applies to ${lens.type} assets; this asset is ${typeName(asset.type)}.`);
   }
@@ -57,15 +54,7 @@ function derived(asset: CdnAsset, source: Source, steps: ImageTransformStep[], v
   const sourceId = source === "original" ? `o:${asset.sha256 ?? asset.storageId}` : `p:${previewIdentity(asset)}`;
   const cacheKey = `${asset.id}|${sourceId}|${variantId}`;
   const hash = createHash("sha256").update(cacheKey).digest("base64url").slice(0, 32);
-  const format = outputFormat(steps, source === "preview" ? "image/webp" : asset.fileFormat);
-  return {
-    kind: "derived",
-    source,
-    steps,
-    cacheKey,
-    storageKey: `${cdnCachePrefix(asset.projectId, asset.id)}${hash}.${format}`,
-    etag: `"d-${hash}"`,
-  };
+  return { kind: "derived", source, steps, cacheKey, storageKey: `${cdnCachePrefix(asset.projectId, asset.id)}${hash}`, etag: `"d-${hash}"` };
 }
 
 /** The stored preview changes only with processing: its descriptor identifies it. */
@@ -76,20 +65,6 @@ export function previewIdentity(asset: CdnAsset): string {
 
 export function previewStorageKey(asset: CdnAsset): string {
   return previewContentKey(asset.projectId, asset.id);
-}
-
-const KEPT_FORMATS: Record<string, ImageFormat> = {
-  "image/jpeg": "jpeg",
-  "image/png": "png",
-  "image/webp": "webp",
-  "image/avif": "avif",
-  "image/gif": "gif",
-};
-
-/** The last requested format, else the input's own when it is a web format, else WebP (see transform.ts). */
-export function outputFormat(steps: ImageTransformStep[], inputMime: string | null): ImageFormat {
-  const requested = [...steps].reverse().find((s) => s.format)?.format;
-  return requested ?? KEPT_FORMATS[inputMime ?? ""] ?? "webp";
 }
 
 function typeName(type: string): string {

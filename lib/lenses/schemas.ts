@@ -17,11 +17,14 @@ export const lensIdentifier = text()
  * Options of `imageTransform`, the transform the spec names (fit, width, format). The one source of
  * option validation: lens definitions and the CDN's direct selector (lib/cdn/selector.ts) both use it.
  */
+export const IMAGE_FORMATS = ["webp", "avif", "jpeg", "png", "gif"] as const;
+export const FITS = ["cover", "contain", "fill", "inside", "outside"] as const;
+
 export const imageTransformOptions = z.strictObject({
-  fit: z.enum(["cover", "contain", "fill", "inside", "outside"]).optional(),
+  fit: z.enum(FITS).optional(),
   width: z.number().int().min(1).max(8192).optional(),
   height: z.number().int().min(1).max(8192).optional(),
-  format: z.enum(["webp", "avif", "jpeg", "png", "gif"]).optional(),
+  format: z.enum(IMAGE_FORMATS).optional(),
   quality: z.number().int().min(1).max(100).optional(),
 });
 

@@ -3,6 +3,7 @@ import { FsStorage } from "./fs";
 import { S3Storage } from "./s3";
 import type { Storage, StorageConfig } from "./types";
 import { processSingleton } from "@/lib/core/singleton";
+import { collectStream } from "@/lib/core/streams";
 
 export type {
   ByteRange,
@@ -25,4 +26,11 @@ export function createStorage(cfg: StorageConfig): Storage {
 /** The configured backend, created on first use (one per process: each S3Client keeps a socket pool). */
 export function storage(): Storage {
   return processSingleton("storage", () => createStorage(config().storage));
+}
+
+/** A whole object in memory, or null when absent (for objects known to be small enough to hold). */
+export async function readObject(key: string): Promise<Buffer | null> {
+  const object = await storage().get(key);
+  if (!object) return null;
+  return collectStream(object.body, Number.POSITIVE_INFINITY, () => new Error("unreachable"));
 }
