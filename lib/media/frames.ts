@@ -102,6 +102,32 @@ export interface SampleFramesOptions {
   probe?: MediaProbe;
 }
 
+/** Scales to `size` by area averaging, with square pixels. */
+export function scaleFilter(size: { width: number; height: number }): string {
+  return `scale=${size.width}:${size.height}:flags=area,setsar=1`;
+}
+
+/**
+ * ffmpeg arguments that decode the first real video stream (never cover art), from `seekSeconds`
+ * when given, through `filter` into at most `maxFrames` rgb24 frames on stdout.
+ */
+export function rawFramesArgs(filePath: string, job: { filter: string; maxFrames: number; seekSeconds?: number }): string[] {
+  const args = ["-hide_banner", "-nostdin", "-loglevel", "error", ...safeInputOptions()];
+  if (job.seekSeconds && job.seekSeconds > 0) args.push("-ss", job.seekSeconds.toFixed(3));
+  args.push(
+    "-i", ffmpegInputUrl(filePath),
+    "-map", "0:V:0", // first real video stream, never cover art
+    "-an", "-sn", "-dn",
+    "-vf", job.filter,
+    "-fps_mode", "passthrough",
+    "-frames:v", String(job.maxFrames),
+    "-pix_fmt", "rgb24",
+    "-f", "rawvideo",
+    "pipe:1",
+  );
+  return args;
+}
+
 /** Target frame size: longer side = min(maxDimension, source longer side), even numbers, ≥ 2. */
 export function frameSizeFor(width: number, height: number, maxDimension = DEFAULT_FRAME_MAX_DIMENSION): { width: number; height: number } {
   const longer = Math.max(width, height);
@@ -127,7 +153,7 @@ export async function sampleFrames(filePath: string, options: SampleFramesOption
   const quality = Math.min(100, Math.max(1, Math.round(options.jpegQuality ?? 85)));
 
   const frames = await decodeFrames(filePath, {
-    filter: `fps=fps=1000/${intervalMs}:round=near,scale=${size.width}:${size.height}:flags=area,setsar=1`,
+    filter: `fps=fps=1000/${intervalMs}:round=near,${scaleFilter(size)}`,
     maxFrames,
     size,
     quality,
@@ -143,7 +169,7 @@ export async function sampleFrames(filePath: string, options: SampleFramesOption
   const middle = probe.durationSeconds ? probe.durationSeconds / 2 : 0;
   const single = await decodeFrames(filePath, {
     seekSeconds: middle,
-    filter: `scale=${size.width}:${size.height}:flags=area,setsar=1`,
+    filter: scaleFilter(size),
     maxFrames: 1,
     size,
     quality,
@@ -172,19 +198,7 @@ async function decodeFrames(
 ): Promise<SampledFrame[]> {
   const { width, height } = job.size;
   const frameBytes = width * height * 3;
-  const args = ["-hide_banner", "-nostdin", "-loglevel", "error", ...safeInputOptions()];
-  if (job.seekSeconds && job.seekSeconds > 0) args.push("-ss", job.seekSeconds.toFixed(3));
-  args.push(
-    "-i", ffmpegInputUrl(filePath),
-    "-map", "0:V:0", // first real video stream, never cover art
-    "-an", "-sn", "-dn",
-    "-vf", job.filter,
-    "-fps_mode", "passthrough",
-    "-frames:v", String(job.maxFrames),
-    "-pix_fmt", "rgb24",
-    "-f", "rawvideo",
-    "pipe:1",
-  );
+  const args = rawFramesArgs(filePath, job);
 
   const frames: SampledFrame[] = [];
   let pending: Buffer[] = [];

@@ -1,9 +1,9 @@
 import path from "node:path";
 import sharp from "sharp";
-import { frameSizeFor } from "./frames";
+import { frameSizeFor, rawFramesArgs, scaleFilter } from "./frames";
 import { probeMedia, type MediaProbe } from "./probe";
 import { encodePreview, PREVIEW_MAX_SIDE, rawPreview, type RenderedPreview } from "./preview";
-import { createDeadline, ffmpegInputUrl, MediaToolError, runTool, safeInputOptions, toolBinary, type MediaToolPaths } from "./tools";
+import { createDeadline, MediaToolError, runTool, toolBinary, type MediaToolPaths } from "./tools";
 
 /**
  * Previews made by the external tools: a PDF's first page (poppler's pdftoppm) and a video's poster
@@ -55,18 +55,7 @@ export async function videoPosterPreview(
   const size = frameSizeFor(probe.width, probe.height, PREVIEW_MAX_SIDE);
   const frameBytes = size.width * size.height * 3;
   const frameAt = async (seconds: number): Promise<Buffer> => {
-    const args = ["-hide_banner", "-nostdin", "-loglevel", "error", ...safeInputOptions()];
-    if (seconds > 0) args.push("-ss", seconds.toFixed(3));
-    args.push(
-      "-i", ffmpegInputUrl(file),
-      "-map", "0:V:0", // the first real video stream, never cover art
-      "-an", "-sn", "-dn",
-      "-vf", `scale=${size.width}:${size.height}:flags=area,setsar=1`,
-      "-frames:v", "1",
-      "-pix_fmt", "rgb24",
-      "-f", "rawvideo",
-      "pipe:1",
-    );
+    const args = rawFramesArgs(file, { filter: scaleFilter(size), maxFrames: 1, seekSeconds: seconds });
     const run = await runTool(toolBinary("ffmpeg", options.tools), args, { signal: options.signal, timeoutMs: deadline.remaining(), maxStdoutBytes: frameBytes });
     return run.stdout;
   };
