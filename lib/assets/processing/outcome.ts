@@ -40,6 +40,11 @@ export interface LockedAsset {
   unanalysableAction: UnanalysableAction;
 }
 
+/** Whether the asset's content is kept after processing: the upload's choice, else the project's default. */
+export function keepsContent(processingOptions: LockedAsset["processingOptions"], keepContentByDefault: boolean): boolean {
+  return processingOptions?.keepContentAfterProcessing ?? keepContentByDefault;
+}
+
 /** A child extracted by the analysis (OCR text, a document's text or images), already stored. */
 export interface ChildOutcome {
   id: string;

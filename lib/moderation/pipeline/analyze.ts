@@ -1,6 +1,6 @@
 import { fileTypeFromBuffer } from "file-type";
 import type { z } from "zod";
-import type { PreviewImage } from "@/lib/assets/processing/outcome";
+import { keepsContent, type LockedAsset, type PreviewImage } from "@/lib/assets/processing/outcome";
 import type { ProcessAssetData } from "@/lib/assets/processing/request";
 import { previewContentKey } from "@/lib/assets/storage-keys";
 import { errorMessage } from "@/lib/core/errors";
@@ -71,12 +71,6 @@ const empty = (): Collected => ({ parts: [], extractedText: null, labels: [], ho
 type PreviewOutcome = { image: PreviewImage } | { error: string };
 /** Renders and stores the asset's preview; never rejects. Passed as null when the content is not retained. */
 type MakePreview = (source: PreviewImage["source"], render: () => Promise<RenderedPreview>) => Promise<PreviewOutcome>;
-
-/** A preview of content the client asked us not to keep would be keeping it. */
-function retainsContent(row: Row & { project: { keepContentByDefault: boolean } }): boolean {
-  const options = row.processingOptions as { keepContentAfterProcessing?: boolean | null } | null;
-  return options?.keepContentAfterProcessing ?? row.project.keepContentByDefault;
-}
 
 function previewerFor(row: Row): MakePreview {
   const key = previewContentKey(row.projectId, row.id);
@@ -240,7 +234,9 @@ export async function analyzeAsset(data: ProcessAssetData): Promise<Analysis | n
   const row = await db().asset.findUnique({ where: { id: data.assetId }, include: { project: true } });
   if (!row || row.status !== "pending" || row.processingGeneration !== data.generation) return null;
   const thresholds = resolveThresholds(thresholdOverridesSchema.safeParse(row.project.moderationThresholds).data);
-  const collected = await analyzeByType(row, thresholds, retainsContent(row) ? previewerFor(row) : null);
+  // A preview of content the client asked us not to keep would be keeping it.
+  const retained = keepsContent(row.processingOptions as LockedAsset["processingOptions"], row.project.keepContentByDefault);
+  const collected = await analyzeByType(row, thresholds, retained ? previewerFor(row) : null);
   const unanalysed = [...collected.unanalysed, ...unanalysedParts(collected.parts)];
   if (collected.preview && "error" in collected.preview) collected.notes.preview = { error: collected.preview.error };
   const report = buildReport({

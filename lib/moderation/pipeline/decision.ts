@@ -1,6 +1,7 @@
 import {
   applyProcessingOutcome,
   finishDecidedAsset,
+  keepsContent,
   processingFailedEvent,
   type AppliedDecision,
   type LockedAsset,
@@ -32,7 +33,7 @@ function outcomeFor(asset: LockedAsset, analysis: Analysis): ProcessingOutcome {
     defaultAction: asset.defaultModerationAction,
   };
   const decision = failClosed(decide(analysis.report, policy), analysis.unanalysed, asset.unanalysableAction);
-  const keep = options?.keepContentAfterProcessing ?? asset.keepContentByDefault;
+  const keep = keepsContent(options, asset.keepContentByDefault);
   // A reviewer (rejected for review) or a retry (error) needs the content of what failed closed.
   const removeContent = decision.removeContent || (!keep && !failedClosed(decision));
   return {
