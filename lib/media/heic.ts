@@ -49,6 +49,11 @@ export function isHeicMimeType(mimeType: string | null | undefined): boolean {
   return mimeType !== null && mimeType !== undefined && /^image\/hei[cf](-sequence)?$/i.test(mimeType);
 }
 
+/** Whether sharp's metadata describes HEVC-coded HEIF, whose pixels need decodeHeic (AV1-coded HEIF is AVIF, sharp's own). */
+export function isHevcHeif(meta: { format?: string; compression?: string }): boolean {
+  return meta.format === "heif" && meta.compression !== "av1";
+}
+
 /** HEVC-coded HEIF brands (ISO/IEC 23008-12); AVIF and the generic `mif1` are left to sharp. */
 const HEVC_BRANDS = new Set(["heic", "heix", "heim", "heis", "hevc", "hevx", "hevm", "hevs"]);
 

@@ -1,5 +1,5 @@
 import sharp, { type Sharp } from "sharp";
-import { decodeHeic } from "./heic";
+import { decodeHeic, isHevcHeif } from "./heic";
 
 /**
  * Browser-friendly previews: a WebP whose longest side is at most PREVIEW_MAX_SIDE (never
@@ -54,8 +54,7 @@ export interface ImagePreviewOptions {
 export async function imagePreview(bytes: Buffer, options: ImagePreviewOptions = {}): Promise<RenderedPreview> {
   const limitInputPixels = options.maxInputPixels ?? PREVIEW_MAX_INPUT_PIXELS;
   const meta = await sharp(bytes, { limitInputPixels }).metadata();
-  // HEIF holds HEVC (HEIC: decodeHeic) or AV1 (AVIF: sharp decodes it).
-  if (meta.format === "heif" && meta.compression !== "av1") {
+  if (isHevcHeif(meta)) {
     const decoded = await decodeHeic(bytes, { maxPixels: limitInputPixels });
     return rawPreview(decoded);
   }

@@ -31,6 +31,11 @@ describe("imageForJudgement", () => {
     expect((await sharp(input.data).metadata()).width).toBe(JUDGE_MAX_SIDE);
   });
 
+  it("judges an image declared HEIC that sharp reads as another format as that format", async () => {
+    const png = await sharp({ create: { width: 20, height: 20, channels: 3, background: "#123456" } }).png().toBuffer();
+    expect(await imageForJudgement(png, "image/heic", null)).toEqual({ ok: true, data: png, mimeType: "image/heic", downscaledFrom: null });
+  });
+
   it("reports a HEIC it cannot decode, so the decision fails closed", async () => {
     const input = await imageForJudgement(Buffer.from("not a heic file at all"), "image/heic", null);
     expect(input).toMatchObject({ ok: false, reason: expect.stringMatching(/HEIC image could not be decoded/) });

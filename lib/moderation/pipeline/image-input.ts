@@ -1,6 +1,6 @@
 import sharp from "sharp";
 import { errorMessage } from "@/lib/core/errors";
-import { decodeHeic, isHeicFile, isHeicMimeType } from "@/lib/media/heic";
+import { decodeHeic, isHeicFile, isHeicMimeType, isHevcHeif, type DecodedHeic } from "@/lib/media/heic";
 import type { RawPixels } from "@/lib/media/preview";
 
 /**
@@ -65,13 +65,13 @@ export async function imageForJudgement(bytes: Buffer, mimeType: string, known: 
 async function needsHeicDecoder(bytes: Buffer, mimeType: string): Promise<boolean> {
   if (isHeicFile(bytes)) return true;
   if (!isHeicMimeType(mimeType)) return false;
-  // Declared HEIF but AV1-coded (AVIF by another name): sharp decodes that itself.
+  // Declared HEIC/HEIF, but sharp may read it as what it decodes itself: AVIF by another name, a mislabelled PNG.
   const meta = await sharp(bytes).metadata().catch(() => null);
-  return meta?.compression !== "av1";
+  return meta === null || isHevcHeif(meta);
 }
 
 async function heicForJudgement(bytes: Buffer): Promise<ImageInput> {
-  let decoded: Awaited<ReturnType<typeof decodeHeic>>;
+  let decoded: DecodedHeic;
   try {
     decoded = await decodeHeic(bytes);
   } catch (error) {
