@@ -1,6 +1,6 @@
 import sharp, { type Metadata, type Sharp } from "sharp";
 import { ApiError, errorMessage, isApiError } from "@/lib/core/errors";
-import { decodeHeic } from "@/lib/media/heic";
+import { decodeHeic, isHevcHeif } from "@/lib/media/heic";
 import type { ImageFormat, ImageTransformStep, TransformedImage } from "@/lib/cdn/types";
 
 /**
@@ -80,21 +80,18 @@ export async function transformImage(input: Buffer, steps: ImageTransformStep[],
   const frames = animated ? Math.min(metadata.pages ?? 1, MAX_ANIMATION_FRAMES) : 1;
   refuseLargeInput(metadata, frames, maxInputPixels);
 
-  const source: Source = {
-    open: () => sharp(input, { limitInputPixels: maxInputPixels, ...(animated ? { pages: frames } : {}) }).autoOrient(),
-    size: metadata.autoOrient,
-    frames,
-    delay: animated ? metadata.delay?.slice(0, frames) : undefined,
-    loop: animated ? metadata.loop : undefined,
-  };
   try {
+    // sharp reads HEIF headers, but its libvips has no HEVC decoder: those pixels are decoded elsewhere.
+    const source: Source = isHevcHeif(metadata)
+      ? await heicSource(input, maxInputPixels)
+      : {
+          open: () => sharp(input, { limitInputPixels: maxInputPixels, ...(animated ? { pages: frames } : {}) }).autoOrient(),
+          size: metadata.autoOrient,
+          frames,
+          delay: animated ? metadata.delay?.slice(0, frames) : undefined,
+          loop: animated ? metadata.loop : undefined,
+        };
     return await run(source, steps, format, maxInputPixels);
-  } catch (error) {
-    if (isApiError(error) || metadata.format !== "heif") throw asApiError(error);
-  }
-  // sharp reads HEIF headers but its libvips has no HEVC decoder: decode the pixels elsewhere.
-  try {
-    return await run(await heicSource(input, maxInputPixels), steps, format, maxInputPixels);
   } catch (error) {
     throw asApiError(error);
   }
@@ -114,7 +111,7 @@ function outputFormat(steps: ImageTransformStep[], metadata: Metadata): ImageFor
   const requested = steps.findLast((step) => step.format !== undefined)?.format;
   if (requested) return requested;
   if (KEPT_INPUT_FORMATS.has(metadata.format)) return metadata.format as ImageFormat;
-  if (metadata.format === "heif" && metadata.compression === "av1") return "avif";
+  if (metadata.format === "heif" && !isHevcHeif(metadata)) return "avif";
   return "webp";
 }
 
