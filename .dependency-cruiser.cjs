@@ -9,7 +9,7 @@
  *   platform   lib/{db,storage,net,media,executor,jobs,server}
  *   shell      lib/{http,auth}                           the request wrapper; authentication and the
  *                                                        one authorisation module
- *   domains    lib/{events,usage,projects,folders,lenses,assets,cdn}
+ *   domains    lib/{events,usage,projects,folders,lenses,assets,cdn,connectors}
  *   engines    lib/moderation                            classifiers, policy, the pipeline's analysis
  *                                                        and decision
  *   entry      app, components, inngest, server.ts, scripts, lib/{openapi,admin}
@@ -19,7 +19,7 @@
 const CORE = "^lib/core/";
 const PLATFORM = "^lib/(db|storage|net|media|executor|jobs|server)/";
 const SHELL = "^lib/(http|auth)/";
-const DOMAINS = "^lib/(events|usage|projects|folders|lenses|assets|cdn)/";
+const DOMAINS = "^lib/(events|usage|projects|folders|lenses|assets|cdn|connectors)/";
 const ENGINES = "^lib/moderation/";
 const COMPOSITION = "^lib/(openapi|admin)/";
 const ENTRY = "^(app|components|inngest|scripts)/|^server\\.ts$";
@@ -53,13 +53,15 @@ module.exports = {
     layer("composition-below-entry", "lib/openapi and lib/admin are used by entry points, never the other way round.", COMPOSITION, ENTRY),
     // Domains among themselves: events ← usage ← projects; events ← folders ← assets; lenses stands
     // alone; the CDN reads assets and lenses, and nothing below the entry points reads the CDN.
-    layer("domain-order-events", "Events are recorded by every domain and know none.", "^lib/events/", "^lib/(usage|projects|folders|lenses|assets|cdn)/"),
-    layer("domain-order-usage", "Usage (the allowance) knows only events.", "^lib/usage/", "^lib/(projects|folders|lenses|assets|cdn)/"),
-    layer("domain-order-projects", "Projects know usage and events.", "^lib/projects/", "^lib/(folders|lenses|assets|cdn)/"),
-    layer("domain-order-folders", "Folders know events, not assets.", "^lib/folders/", "^lib/(usage|projects|lenses|assets|cdn)/"),
-    layer("domain-order-lenses", "Lenses are definitions only.", "^lib/lenses/", "^lib/(events|usage|projects|folders|assets|cdn)/"),
-    layer("domain-order-assets", "Assets never read the CDN: the CDN reads assets (state, storage keys).", "^lib/assets/", "^lib/cdn/"),
-    layer("engines-know-no-cdn", "Moderation never reaches the CDN.", ENGINES, "^lib/cdn/"),
+    // Connectors read events (they deliver them); no other domain knows connectors.
+    layer("domain-order-events", "Events are recorded by every domain and know none.", "^lib/events/", "^lib/(usage|projects|folders|lenses|assets|cdn|connectors)/"),
+    layer("domain-order-usage", "Usage (the allowance) knows only events.", "^lib/usage/", "^lib/(projects|folders|lenses|assets|cdn|connectors)/"),
+    layer("domain-order-projects", "Projects know usage and events.", "^lib/projects/", "^lib/(folders|lenses|assets|cdn|connectors)/"),
+    layer("domain-order-folders", "Folders know events, not assets.", "^lib/folders/", "^lib/(usage|projects|lenses|assets|cdn|connectors)/"),
+    layer("domain-order-lenses", "Lenses are definitions only.", "^lib/lenses/", "^lib/(events|usage|projects|folders|assets|cdn|connectors)/"),
+    layer("domain-order-assets", "Assets never read the CDN or connectors: both read what assets record.", "^lib/assets/", "^lib/(cdn|connectors)/"),
+    layer("domain-order-connectors", "Connectors deliver events and know no other domain.", "^lib/connectors/", "^lib/(usage|projects|folders|lenses|assets|cdn)/"),
+    layer("engines-know-no-cdn", "Moderation never reaches the CDN or connectors.", ENGINES, "^lib/(cdn|connectors)/"),
     {
       name: "engines-use-assets-public-surface",
       comment: "Moderation reaches assets only through lib/assets/processing (the hand-off and the outcome API), its schemas and storage keys.",

@@ -9,6 +9,7 @@ import { reconcilePendingAssets } from "@/lib/assets/processing/reconcile";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { dispatchCdn } from "@/lib/cdn/adapters";
 import { startCdnInvalidation } from "@/lib/cdn/invalidation";
+import { startConnectorDispatcher } from "@/lib/connectors/dispatch";
 import { config } from "@/lib/core/config";
 import { sqlPool } from "@/lib/db/client";
 import { pruneExecutorHistory } from "@/lib/executor/store";
@@ -35,9 +36,10 @@ runServer({
   },
   started() {
     startCdnInvalidation();
+    const stopDispatcher = startConnectorDispatcher();
     // Load the image model now rather than on the first image upload (about 0.8 s).
     warmUpNsfw().catch((error: Error) => console.error(`[sieve] image model did not load: ${error.message}`));
-    return startPeriodicTasks([
+    const stopTasks = startPeriodicTasks([
       // Housekeeping: abandoned multipart uploads, expired idempotency records, executor history.
       {
         label: "maintenance",
@@ -59,6 +61,10 @@ runServer({
         },
       },
     ]);
+    return () => {
+      stopTasks();
+      void stopDispatcher();
+    };
   },
   dispatch: dispatchCdn,
   async stop() {

@@ -1,5 +1,15 @@
 /** API key permissions. A key grants exactly the permissions chosen when it was created. */
-export const PERMISSIONS = ["assets:read", "assets:write", "assets:download", "lenses:write", "events:read"] as const;
+export const PERMISSIONS = [
+  "assets:read",
+  "assets:write",
+  "assets:download",
+  "assets:review",
+  "lenses:write",
+  "events:read",
+  "events:write",
+  "connectors:read",
+  "connectors:write",
+] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -45,6 +45,16 @@ const envSchema = z.object({
     .optional(),
   CDN_MEMORY_CACHE_MB: int(0).default(256),
   CDN_MAX_TRANSFORM_INPUT_PIXELS: int(1).default(100_000_000),
+  CONNECTOR_RETRY_SCHEDULE: z
+    .string()
+    .regex(/^\s*\d+(ms|s|m|h|d)\s*(,\s*\d+(ms|s|m|h|d)\s*)*$/, "must be durations like 5s,5m,30m,2h")
+    .default("5s,5m,30m,2h,5h,10h,10h"),
+  CONNECTOR_TIMEOUT_MS: int(100).default(15_000),
+  CONNECTOR_DISABLE_AFTER_FAILURES: int(1).default(50),
+  CONNECTOR_DISABLE_AFTER_FAILING_SECONDS: int(0).default(3600),
+  CONNECTOR_SECRET_GRACE_SECONDS: int(0).default(24 * 60 * 60),
+  SMTP_URL: z.string().url().optional(),
+  SMTP_FROM: z.string().default("Sieve <sieve@localhost>"),
   // Inngest: the SDK reads these itself; they also choose the mode (see lib/executor/mode.ts).
   INNGEST_SIGNING_KEY: z.string().optional(),
   INNGEST_EVENT_KEY: z.string().optional(),
@@ -125,6 +135,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     uploadExpirySeconds: e.SIEVE_UPLOAD_EXPIRY_SECONDS,
     idempotencyTtlSeconds: e.SIEVE_IDEMPOTENCY_TTL_SECONDS,
     dev: e.SIEVE_DEV,
+    connectors: {
+      /** Waits before the 2nd, 3rd, … attempt of a delivery (the first is immediate), in ms. */
+      retryScheduleMs: e.CONNECTOR_RETRY_SCHEDULE.split(",").map(parseDurationMs),
+      timeoutMs: e.CONNECTOR_TIMEOUT_MS,
+      /** A connector is turned off after this many failed attempts in a row… */
+      disableAfterFailures: e.CONNECTOR_DISABLE_AFTER_FAILURES,
+      /** …once it has been failing for at least this long (a short outage never disables it). */
+      disableAfterFailingMs: e.CONNECTOR_DISABLE_AFTER_FAILING_SECONDS * 1000,
+      /** After a secret rotation the previous secret still signs for this long. */
+      secretGraceMs: e.CONNECTOR_SECRET_GRACE_SECONDS * 1000,
+      smtp: { url: e.SMTP_URL, from: e.SMTP_FROM },
+    },
     inngest: {
       /** Embedded executor unless an Inngest server (Cloud, self-hosted or dev) is configured. */
       mode: (e.INNGEST_DEV ? "dev" : e.INNGEST_SIGNING_KEY ? (e.INNGEST_BASE_URL ? "self-hosted" : "cloud") : "embedded") as
@@ -153,6 +175,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       openai: { baseUrl: e.SIEVE_OPENAI_MODERATION_URL, apiKey: e.SIEVE_OPENAI_MODERATION_KEY, model: e.SIEVE_OPENAI_MODERATION_MODEL },
     },
   };
+}
+
+const DURATION_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
+
+function parseDurationMs(text: string): number {
+  const match = /^(\d+)(ms|s|m|h|d)$/.exec(text.trim());
+  if (!match) throw new Error(`Invalid duration "${text}"`);
+  return Number(match[1]) * DURATION_UNITS_MS[match[2] as keyof typeof DURATION_UNITS_MS];
 }
 
 let cached: Config | undefined;

@@ -51,6 +51,12 @@ export const ERROR_CODES = {
   "asset/transform-failed": { status: 500, message: "The transform could not be applied to this asset's content." },
   "asset/no-preview": { status: 404, message: "This asset has no preview." },
   "request/range-not-satisfiable": { status: 416, message: "The requested byte range is outside the file." },
+  "event/not-found": { status: 404, message: "Event not found." },
+  "connector/not-found": { status: 404, message: "Connector not found." },
+  "delivery/not-found": { status: 404, message: "Delivery not found." },
+  "connector/url-not-allowed": { status: 422, message: "The connector URL points to an address that is not allowed." },
+  "connector/email-not-configured": { status: 422, message: "Email connectors need SMTP settings (SMTP_URL) on the server." },
+  "asset/invalid-transition": { status: 409, message: "The asset's status does not allow this review decision." },
   "internal/unexpected": { status: 500, message: "An unexpected error occurred." },
   "service/unavailable": { status: 503, message: "A dependency of the service is unavailable." },
 } as const satisfies Record<string, { status: number; message: string }>;

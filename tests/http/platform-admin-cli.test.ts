@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { PERMISSIONS } from "@/lib/auth/permissions";
 import { describe, expect, it } from "vitest";
 import { ApiClient, expectError } from "./support";
 import { UUID_RE, runCli, cliJson, cliError } from "./platform-support";
@@ -12,7 +13,7 @@ describe("admin CLI", () => {
     expect(Object.keys(created).sort()).toEqual(["apiKey", "permissions", "projectId"]);
     expect(created.projectId).toMatch(UUID_RE);
     expect(created.apiKey).toMatch(/^sieve_/);
-    expect(created.permissions).toEqual(["assets:read", "assets:write", "assets:download", "lenses:write", "events:read"]);
+    expect(created.permissions).toEqual([...PERMISSIONS]);
     const client = new ApiClient(created.apiKey);
     expect((await client.post(`/projects/${created.projectId}/folders`, { name: "from cli" })).status).toBe(200);
   });

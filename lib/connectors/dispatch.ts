@@ -1,0 +1,143 @@
+import type pg from "pg";
+import { processSingleton } from "@/lib/core/singleton";
+import { sqlPool } from "@/lib/db/client";
+import { listen, type Listener } from "@/lib/db/listen";
+import { withTransaction } from "@/lib/db/transaction";
+import { kickOutbox } from "@/lib/jobs/outbox";
+import { enqueueDeliveries } from "./delivery-jobs";
+
+/**
+ * The connector dispatcher: turns committed events into deliveries, once each. It reads events in
+ * the feed's order, (txid, seq) below the snapshot horizon (lib/events/feed.ts), so an event whose
+ * transaction commits late is never skipped; the position is a row in the database, advanced in the
+ * same transaction that inserts the deliveries and queues their jobs, so a crash redoes a pass or
+ * none of it, never half. One process dispatches at a time (the cursor row is locked; others skip).
+ * Connectors receive the events created after them, of the types they subscribe to (none = all).
+ */
+const BATCH = 500;
+const POLL_MS = 5000;
+/** When events of still-running transactions were seen, look again this soon. */
+const SOON_MS = 25;
+
+interface EventRow {
+  id: string;
+  project_id: string;
+  type: string;
+  created_at: Date;
+  txid: string;
+  seq: string;
+}
+
+interface PassResult {
+  events: number;
+  deliveries: number;
+  /** Whether later events exist that were not yet visible (their transactions were running). */
+  waiting: boolean;
+}
+
+async function dispatchBatch(client: pg.PoolClient): Promise<PassResult> {
+  const { rows: cursorRows } = await client.query<{ txid: string; seq: string }>(
+    `SELECT txid::text, seq::text FROM connector_dispatch_cursor WHERE id = 1 FOR UPDATE SKIP LOCKED`,
+  );
+  const cursor = cursorRows[0];
+  if (!cursor) return { events: 0, deliveries: 0, waiting: false }; // another process is dispatching
+  const { rows: horizonRows } = await client.query<{ horizon: string }>(
+    `SELECT (pg_snapshot_xmin(pg_current_snapshot())::text) AS horizon`,
+  );
+  const horizon = horizonRows[0]?.horizon ?? "0";
+  const { rows: events } = await client.query<EventRow>(
+    `SELECT id, project_id, type, created_at, txid::text, seq::text FROM events
+      WHERE txid < $1::bigint AND (txid, seq) > ($2::bigint, $3::bigint)
+      ORDER BY txid, seq LIMIT $4`,
+    [horizon, cursor.txid, cursor.seq, BATCH],
+  );
+  const last = events.at(-1);
+  if (!last) {
+    const { rows } = await client.query<{ waiting: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM events WHERE txid >= $1::bigint) AS waiting`,
+      [horizon],
+    );
+    return { events: 0, deliveries: 0, waiting: rows[0]?.waiting ?? false };
+  }
+  const { rows: deliveries } = await client.query<{ id: string; connector_id: string }>(
+    `INSERT INTO connector_deliveries (id, connector_id, event_id, status, created_at, updated_at)
+     SELECT gen_random_uuid(), c.id, e.id, 'pending', now(), now()
+       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[]) WITH ORDINALITY AS e(id, project_id, type, created_at, n)
+       JOIN connectors c ON c.project_id = e.project_id AND c.enabled AND c.created_at <= e.created_at
+                        AND (cardinality(c.event_types) = 0 OR e.type = ANY (c.event_types))
+      ORDER BY e.n, c.created_at
+     RETURNING id, connector_id`,
+    [events.map((e) => e.id), events.map((e) => e.project_id), events.map((e) => e.type), events.map((e) => e.created_at)],
+  );
+  await enqueueDeliveries(client, deliveries.map((d) => ({ deliveryId: d.id, connectorId: d.connector_id })));
+  await client.query(`UPDATE connector_dispatch_cursor SET txid = $1::bigint, seq = $2::bigint, updated_at = now() WHERE id = 1`, [
+    last.txid,
+    last.seq,
+  ]);
+  return { events: events.length, deliveries: deliveries.length, waiting: events.length === BATCH };
+}
+
+/** Dispatches everything visible now; returns the number of deliveries created. */
+export async function dispatchEvents(): Promise<{ deliveries: number; waiting: boolean }> {
+  let total = 0;
+  for (;;) {
+    const pass = await withTransaction(sqlPool(), dispatchBatch);
+    total += pass.deliveries;
+    if (pass.deliveries > 0) await kickOutbox();
+    if (pass.events < BATCH) return { deliveries: total, waiting: pass.waiting };
+  }
+}
+
+interface DispatcherState {
+  running: boolean;
+  again: boolean;
+  timer?: NodeJS.Timeout;
+  listener?: Listener;
+  poll?: NodeJS.Timeout;
+}
+const state = () => processSingleton<DispatcherState>("connectorDispatcher", () => ({ running: false, again: false }));
+
+/** Runs a dispatch pass now (coalescing concurrent wake-ups). */
+export function wakeDispatcher(): void {
+  const s = state();
+  if (s.running) {
+    s.again = true;
+    return;
+  }
+  s.running = true;
+  clearTimeout(s.timer);
+  void (async () => {
+    let soon = false;
+    try {
+      do {
+        s.again = false;
+        soon = (await dispatchEvents()).waiting;
+      } while (s.again);
+    } catch (error) {
+      console.error(`[sieve] connector dispatch failed, retrying: ${(error as Error).message}`);
+      soon = true;
+    } finally {
+      s.running = false;
+    }
+    if (soon) {
+      s.timer = setTimeout(wakeDispatcher, SOON_MS);
+      s.timer.unref();
+    }
+  })();
+}
+
+/** Starts the dispatcher: woken by each commit of events (NOTIFY), and by a poll as a safety net. */
+export function startConnectorDispatcher(): () => Promise<void> {
+  const s = state();
+  s.listener ??= listen("sieve_events", wakeDispatcher, { onDown: wakeDispatcher });
+  s.poll ??= setInterval(wakeDispatcher, POLL_MS);
+  s.poll.unref();
+  wakeDispatcher();
+  return async () => {
+    clearInterval(s.poll);
+    clearTimeout(s.timer);
+    s.poll = undefined;
+    await s.listener?.close();
+    s.listener = undefined;
+  };
+}
