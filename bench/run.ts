@@ -1,15 +1,16 @@
 /**
  * `npm run bench`: starts a production server on a throw-away embedded PostgreSQL and prints each
  * benchmark's figures as ratios against a baseline measured in the same run. Not a test.
- * BENCH_ONLY=cdn (comma-separated: create-asset, verdict, cdn) runs only the named benches.
+ * BENCH_ONLY=cdn (comma-separated: create-asset, verdict, cdn, events) runs only the named benches.
  */
 import { benchCdn } from "@/bench/cdn";
 import { benchCreateAsset } from "@/bench/create-asset";
+import { benchEvents } from "@/bench/events";
 import { benchVerdictLatency } from "@/bench/verdict-latency";
 import { ensureNextBuild } from "@/lib/server/build";
 import { startTestServer } from "@/tests/support/test-server";
 
-const BENCHES = ["create-asset", "verdict", "cdn"];
+const BENCHES = ["create-asset", "verdict", "cdn", "events"];
 
 async function main() {
   const only = (process.env.BENCH_ONLY ?? "").split(",").map((s) => s.trim()).filter(Boolean);
@@ -17,7 +18,11 @@ async function main() {
   if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown bench ${unknown.join(", ")} (known: ${BENCHES.join(", ")})`);
   const runs = (name: string) => only.length === 0 || only.includes(name);
   await ensureNextBuild(process.cwd());
-  const server = await startTestServer(process.env.BENCH_SERVER_ENV ? JSON.parse(process.env.BENCH_SERVER_ENV) : {});
+  // Private networks allowed: the webhook bench delivers to a receiver on 127.0.0.1.
+  const server = await startTestServer({
+    SIEVE_ALLOW_PRIVATE_NETWORKS: "true",
+    ...(process.env.BENCH_SERVER_ENV ? JSON.parse(process.env.BENCH_SERVER_ENV) : {}),
+  });
   try {
     const { createProject } = await import("@/lib/projects/provision");
     const { createApiKey } = await import("@/lib/auth/api-keys");
@@ -27,6 +32,7 @@ async function main() {
     if (runs("create-asset")) await benchCreateAsset(server, key.apiKey, project.projectId);
     if (runs("verdict")) await benchVerdictLatency(server, key.apiKey, project.projectId);
     if (runs("cdn")) await benchCdn(server, key.apiKey, project.projectId);
+    if (runs("events")) await benchEvents(server);
   } finally {
     const { disconnectDb } = await import("@/lib/db/client");
     await disconnectDb();

@@ -3,12 +3,15 @@
  * JSON line on stdout (errors: one JSON line on stderr and exit code 1).
  */
 import { parseArgs } from "node:util";
-import { adminCommands, type AdminCommand } from "@/lib/admin/commands";
+import { adminCommands as platformCommands, type AdminCommand } from "@/lib/admin/commands";
+import { memberCommands } from "@/lib/admin/member-commands";
 import { ensureDatabase } from "@/lib/db/database";
+
+const adminCommands: Record<string, AdminCommand> = { ...platformCommands, ...memberCommands };
 
 async function main(): Promise<number> {
   const [name, ...rest] = process.argv.slice(2);
-  const command: AdminCommand | undefined = name ? adminCommands[name] : undefined;
+  const command: AdminCommand | undefined = name && Object.hasOwn(adminCommands, name) ? adminCommands[name] : undefined;
   if (!command) {
     const list = Object.entries(adminCommands).map(([n, c]) => `  ${n} ${c.usage}`).join("\n");
     process.stderr.write(`Usage: npm run --silent admin -- <command> [options]\nCommands:\n${list}\n`);

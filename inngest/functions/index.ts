@@ -1,5 +1,6 @@
+import { deliverToConnector } from "./deliver-to-connector";
 import { processAsset } from "./process-asset";
 import { runAssetBatch } from "./run-asset-batch";
 
 /** Every Inngest function of Sieve, served by app/api/inngest/route.ts. */
-export const functions = [processAsset, runAssetBatch];
+export const functions = [processAsset, runAssetBatch, deliverToConnector];

@@ -19,6 +19,7 @@ import {
 import { searchAssetsQuery, searchPageSchema } from "@/lib/assets/search";
 import { AUTH_ERRORS, IDEMPOTENCY_ERRORS, JSON_BODY_ERRORS, defineEndpoint, rawOrJson } from "@/lib/http/endpoint";
 import type { ErrorCode } from "@/lib/core/errors";
+import { text } from "@/lib/core/schemas";
 
 const UPLOAD: ErrorCode[] = [
   "upload/allowance-exhausted",
@@ -244,4 +245,29 @@ export const retryAssetEndpoint = defineEndpoint({
   query: queueQuery,
   response: { description: "The asset after the retry started (or decided, with queue=false)", schema: assetSchema },
   errors: [...AUTH_ERRORS, "request/validation-failed", "asset/not-found", "asset/safety-held", "asset/not-retryable"],
+});
+
+export const reviewAssetBody = z.strictObject({
+  decision: z.enum(["approve", "reject"]).describe("approve: only from status rejected; reject: from any status but uploading"),
+  note: text().max(2000).nullable().optional().describe("Reason or remark (at most 2000 characters); a rejection's rejectionNote"),
+});
+
+export const reviewAssetEndpoint = defineEndpoint({
+  operationId: "reviewAsset",
+  method: "POST",
+  path: "/assets/{assetId}/review",
+  summary: "Approve or reject an asset as a reviewer",
+  description:
+    "Approve sets status `approved` and clears `rejectionNote`; only a `rejected` asset can be approved. Reject sets status " +
+    "`rejected` with `rejectionNote` = the note (default \"Rejected by a reviewer\"), from any status but `uploading`. Other " +
+    "transitions get 409 `asset/invalid-transition`. Records `asset.approved` or `asset.rejected` (reviewer-user-id null, " +
+    "reviewer-name the API key's name or prefix). The CDN stops serving a rejected asset at once.",
+  tag: "Assets",
+  auth: "apiKey",
+  permission: "assets:review",
+  params: assetParams,
+  body: reviewAssetBody,
+  idempotent: true,
+  response: { description: "The asset after the decision", schema: assetSchema },
+  errors: [...AUTH_ERRORS, ...JSON_BODY_ERRORS, ...IDEMPOTENCY_ERRORS, "asset/not-found", "asset/safety-held", "asset/invalid-transition"],
 });

@@ -1,9 +1,11 @@
+import type pg from "pg";
 import { enqueueJobs, type JobMessage } from "@/lib/jobs/outbox";
 import type { SqlRunner } from "@/lib/db/sql";
 
 /**
  * The job that delivers one event (or replay) to one connector: the Inngest function
- * `deliver-to-connector` (inngest/functions/deliver-to-connector.ts) runs once per message.
+ * `deliver-to-connector` (inngest/functions/deliver-to-connector.ts) runs once per message and owns
+ * every attempt after the first (retries on the schedule, the disable rule).
  */
 export const CONNECTOR_DELIVERY_EVENT = "sieve/connector.delivery.requested";
 
@@ -20,4 +22,33 @@ export function deliveryJob(data: ConnectorDeliveryData): JobMessage {
 /** Queues deliveries inside the caller's transaction; call kickOutbox() after commit. */
 export function enqueueDeliveries(runner: SqlRunner, deliveries: readonly ConnectorDeliveryData[]): Promise<void> {
   return enqueueJobs(runner, deliveries.map(deliveryJob));
+}
+
+export const MARK_DELIVERIES_QUEUED = `UPDATE connector_deliveries SET queued_at = now() WHERE id = ANY ($1::uuid[]) AND queued_at IS NULL`;
+
+/**
+ * Hands deliveries to the job runner (inside the caller's transaction; kickOutbox() after commit)
+ * and notes it on their rows, so the sweep for lost first attempts leaves them alone.
+ */
+export async function handOffDeliveries(runner: SqlRunner, deliveries: readonly ConnectorDeliveryData[]): Promise<void> {
+  if (deliveries.length === 0) return;
+  await runner.query(MARK_DELIVERIES_QUEUED, [deliveries.map((d) => d.deliveryId)]);
+  await enqueueDeliveries(runner, deliveries);
+}
+
+/**
+ * Deliveries whose in-process first attempt never happened (the process died between dispatching
+ * and attempting, or the database failed then): pending, never attempted, never queued, a minute old.
+ */
+export const CLAIM_UNATTEMPTED_DELIVERIES = `WITH stale AS (
+    SELECT id FROM connector_deliveries
+     WHERE status = 'pending' AND queued_at IS NULL AND attempts = 0 AND created_at < now() - interval '60 seconds'
+     ORDER BY created_at LIMIT 500 FOR UPDATE SKIP LOCKED)
+  UPDATE connector_deliveries d SET queued_at = now() FROM stale WHERE d.id = stale.id
+  RETURNING d.id, d.connector_id`;
+
+export async function queueUnattemptedDeliveries(client: pg.PoolClient): Promise<number> {
+  const { rows } = await client.query<{ id: string; connector_id: string }>(CLAIM_UNATTEMPTED_DELIVERIES);
+  await enqueueDeliveries(client, rows.map((r) => ({ deliveryId: r.id, connectorId: r.connector_id })));
+  return rows.length;
 }

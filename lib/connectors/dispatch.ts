@@ -4,14 +4,17 @@ import { sqlPool } from "@/lib/db/client";
 import { listen, type Listener } from "@/lib/db/listen";
 import { withTransaction } from "@/lib/db/transaction";
 import { kickOutbox } from "@/lib/jobs/outbox";
-import { enqueueDeliveries } from "./delivery-jobs";
+import { queueUnattemptedDeliveries, type ConnectorDeliveryData } from "./delivery-jobs";
+import { startFirstAttempts } from "./delivery/first-attempts";
 
 /**
  * The connector dispatcher: turns committed events into deliveries, once each. It reads events in
  * the feed's order, (txid, seq) below the snapshot horizon (lib/events/feed.ts), so an event whose
  * transaction commits late is never skipped; the position is a row in the database, advanced in the
- * same transaction that inserts the deliveries and queues their jobs, so a crash redoes a pass or
- * none of it, never half. One process dispatches at a time (the cursor row is locked; others skip).
+ * same transaction that inserts the deliveries, so a crash redoes a pass or none of it, never half.
+ * One process dispatches at a time (the cursor row is locked; others skip). After commit the
+ * deliveries' first attempts start in this process (delivery/first-attempts.ts); what needs retries
+ * goes to the job runner, and the sweep (every poll) queues any delivery a crash left unattempted.
  * Connectors receive the events created after them, of the types they subscribe to (none = all).
  */
 const BATCH = 500;
@@ -30,62 +33,79 @@ interface EventRow {
 
 interface PassResult {
   events: number;
-  deliveries: number;
+  deliveries: ConnectorDeliveryData[];
   /** Whether later events exist that were not yet visible (their transactions were running). */
   waiting: boolean;
 }
 
+/** The position, locked; no row when another process holds it (that process is dispatching). */
+export const LOCK_DISPATCH_CURSOR = `SELECT txid, seq, (pg_snapshot_xmin(pg_current_snapshot())::text) AS horizon
+  FROM connector_dispatch_cursor WHERE id = 1 FOR UPDATE SKIP LOCKED`;
+
+// node-postgres returns bigint as a string: no cast needed (a `txid::text` output column would make
+// ORDER BY txid sort text).
+export const SELECT_DISPATCHABLE_EVENTS = `SELECT id, project_id, type, created_at, txid, seq FROM events
+  WHERE txid < $1::bigint AND (txid, seq) > ($2::bigint, $3::bigint)
+  ORDER BY txid, seq LIMIT $4`;
+
+/** Whether events exist that running transactions still hide (their commit will need a pass). */
+export const SELECT_EVENTS_BEYOND_HORIZON = `SELECT EXISTS (SELECT 1 FROM events WHERE txid >= $1::bigint) AS waiting`;
+
+export const INSERT_EVENT_DELIVERIES = `INSERT INTO connector_deliveries (id, connector_id, event_id, status, created_at, updated_at)
+  SELECT gen_random_uuid(), c.id, e.id, 'pending', now(), now()
+    FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[]) WITH ORDINALITY AS e(id, project_id, type, created_at, n)
+    JOIN connectors c ON c.project_id = e.project_id AND c.enabled AND c.created_at <= e.created_at
+                     AND (cardinality(c.event_types) = 0 OR e.type = ANY (c.event_types))
+   ORDER BY e.n, c.created_at
+  RETURNING id, connector_id`;
+
+export const ADVANCE_DISPATCH_CURSOR = `UPDATE connector_dispatch_cursor SET txid = $1::bigint, seq = $2::bigint, updated_at = now() WHERE id = 1`;
+
 async function dispatchBatch(client: pg.PoolClient): Promise<PassResult> {
-  const { rows: cursorRows } = await client.query<{ txid: string; seq: string }>(
-    `SELECT txid::text, seq::text FROM connector_dispatch_cursor WHERE id = 1 FOR UPDATE SKIP LOCKED`,
-  );
+  const { rows: cursorRows } = await client.query<{ txid: string; seq: string; horizon: string }>(LOCK_DISPATCH_CURSOR);
   const cursor = cursorRows[0];
-  if (!cursor) return { events: 0, deliveries: 0, waiting: false }; // another process is dispatching
-  const { rows: horizonRows } = await client.query<{ horizon: string }>(
-    `SELECT (pg_snapshot_xmin(pg_current_snapshot())::text) AS horizon`,
-  );
-  const horizon = horizonRows[0]?.horizon ?? "0";
-  const { rows: events } = await client.query<EventRow>(
-    `SELECT id, project_id, type, created_at, txid::text, seq::text FROM events
-      WHERE txid < $1::bigint AND (txid, seq) > ($2::bigint, $3::bigint)
-      ORDER BY txid, seq LIMIT $4`,
-    [horizon, cursor.txid, cursor.seq, BATCH],
-  );
+  if (!cursor) return { events: 0, deliveries: [], waiting: false };
+  const { rows: events } = await client.query<EventRow>(SELECT_DISPATCHABLE_EVENTS, [cursor.horizon, cursor.txid, cursor.seq, BATCH]);
   const last = events.at(-1);
   if (!last) {
-    const { rows } = await client.query<{ waiting: boolean }>(
-      `SELECT EXISTS (SELECT 1 FROM events WHERE txid >= $1::bigint) AS waiting`,
-      [horizon],
-    );
-    return { events: 0, deliveries: 0, waiting: rows[0]?.waiting ?? false };
+    const { rows } = await client.query<{ waiting: boolean }>(SELECT_EVENTS_BEYOND_HORIZON, [cursor.horizon]);
+    return { events: 0, deliveries: [], waiting: rows[0]?.waiting ?? false };
   }
-  const { rows: deliveries } = await client.query<{ id: string; connector_id: string }>(
-    `INSERT INTO connector_deliveries (id, connector_id, event_id, status, created_at, updated_at)
-     SELECT gen_random_uuid(), c.id, e.id, 'pending', now(), now()
-       FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[]) WITH ORDINALITY AS e(id, project_id, type, created_at, n)
-       JOIN connectors c ON c.project_id = e.project_id AND c.enabled AND c.created_at <= e.created_at
-                        AND (cardinality(c.event_types) = 0 OR e.type = ANY (c.event_types))
-      ORDER BY e.n, c.created_at
-     RETURNING id, connector_id`,
-    [events.map((e) => e.id), events.map((e) => e.project_id), events.map((e) => e.type), events.map((e) => e.created_at)],
-  );
-  await enqueueDeliveries(client, deliveries.map((d) => ({ deliveryId: d.id, connectorId: d.connector_id })));
-  await client.query(`UPDATE connector_dispatch_cursor SET txid = $1::bigint, seq = $2::bigint, updated_at = now() WHERE id = 1`, [
-    last.txid,
-    last.seq,
+  const { rows: deliveries } = await client.query<{ id: string; connector_id: string }>(INSERT_EVENT_DELIVERIES, [
+    events.map((e) => e.id),
+    events.map((e) => e.project_id),
+    events.map((e) => e.type),
+    events.map((e) => e.created_at),
   ]);
-  return { events: events.length, deliveries: deliveries.length, waiting: events.length === BATCH };
+  await client.query(ADVANCE_DISPATCH_CURSOR, [last.txid, last.seq]);
+  return {
+    events: events.length,
+    deliveries: deliveries.map((d) => ({ deliveryId: d.id, connectorId: d.connector_id })),
+    waiting: events.length === BATCH,
+  };
 }
 
-/** Dispatches everything visible now; returns the number of deliveries created. */
-export async function dispatchEvents(): Promise<{ deliveries: number; waiting: boolean }> {
+/**
+ * Dispatches everything visible now and starts the first attempts (`attempt` is replaceable for
+ * tests); returns the number of deliveries created.
+ */
+export async function dispatchEvents(
+  attempt: (deliveries: readonly ConnectorDeliveryData[]) => void = startFirstAttempts,
+): Promise<{ deliveries: number; waiting: boolean }> {
   let total = 0;
   for (;;) {
     const pass = await withTransaction(sqlPool(), dispatchBatch);
-    total += pass.deliveries;
-    if (pass.deliveries > 0) await kickOutbox();
+    total += pass.deliveries.length;
+    if (pass.deliveries.length > 0) attempt(pass.deliveries);
     if (pass.events < BATCH) return { deliveries: total, waiting: pass.waiting };
   }
+}
+
+/** Hands deliveries a crash left unattempted to the job runner. */
+export async function sweepUnattemptedDeliveries(): Promise<number> {
+  const queued = await withTransaction(sqlPool(), queueUnattemptedDeliveries);
+  if (queued > 0) await kickOutbox();
+  return queued;
 }
 
 interface DispatcherState {
@@ -130,7 +150,10 @@ export function wakeDispatcher(): void {
 export function startConnectorDispatcher(): () => Promise<void> {
   const s = state();
   s.listener ??= listen("sieve_events", wakeDispatcher, { onDown: wakeDispatcher });
-  s.poll ??= setInterval(wakeDispatcher, POLL_MS);
+  s.poll ??= setInterval(() => {
+    wakeDispatcher();
+    sweepUnattemptedDeliveries().catch((error: Error) => console.error(`[sieve] connector delivery sweep failed: ${error.message}`));
+  }, POLL_MS);
   s.poll.unref();
   wakeDispatcher();
   return async () => {

@@ -56,6 +56,7 @@ export const ERROR_CODES = {
   "delivery/not-found": { status: 404, message: "Delivery not found." },
   "connector/url-not-allowed": { status: 422, message: "The connector URL points to an address that is not allowed." },
   "connector/email-not-configured": { status: 422, message: "Email connectors need SMTP settings (SMTP_URL) on the server." },
+  "connector/disabled": { status: 409, message: "The connector is turned off; enable it first." },
   "asset/invalid-transition": { status: 409, message: "The asset's status does not allow this review decision." },
   "internal/unexpected": { status: 500, message: "An unexpected error occurred." },
   "service/unavailable": { status: 503, message: "A dependency of the service is unavailable." },

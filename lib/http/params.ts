@@ -7,6 +7,9 @@ const NOT_FOUND_BY_PARAM: Record<string, ErrorCode> = {
   assetId: "asset/not-found",
   folderId: "folder/not-found",
   batchId: "batch/not-found",
+  eventId: "event/not-found",
+  connectorId: "connector/not-found",
+  deliveryId: "delivery/not-found",
 };
 
 /** The not-found code of an id path parameter; undefined for other parameters. */

@@ -62,6 +62,17 @@ function handler(req: http.IncomingMessage, res: http.ServerResponse): void {
       pump();
       return;
     }
+    case "mirror": {
+      // method, content-type, content-length and body of the request
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        res.writeHead(200, { "content-type": "application/json" });
+        const { "content-type": type = null, "content-length": length = null } = req.headers;
+        res.end(JSON.stringify({ method: req.method, type, length, body: Buffer.concat(chunks).toString("utf8") }));
+      });
+      return;
+    }
     case "hang":
       return; // never answers
     case "stall":
@@ -319,5 +330,48 @@ describe("safeFetch: status, time and size limits", () => {
     const err = await rejection(fetchPublic(`http://public.test:${closedPort}/`, opts()));
     expect(err.code).toBe("asset/url-fetch-failed");
     expect(err.message).toMatch(/ECONNREFUSED/);
+  });
+});
+
+describe("safeFetch: POST and acceptAnyStatus (webhook deliveries)", () => {
+  const post = (over: Partial<SafeFetchOptions> = {}) =>
+    opts({ method: "POST", body: Buffer.from('{"a":1}'), headers: { "content-type": "application/json" }, ...over });
+  const to = (target: string, status: number) => pub(`/redirect?status=${status}&to=${encodeURIComponent(target)}`);
+
+  it("sends the method, the body and its Content-Length", async () => {
+    const res = await fetchPublic(pub("/mirror"), post());
+    expect(JSON.parse(await text(res.body))).toEqual({ method: "POST", type: "application/json", length: "7", body: '{"a":1}' });
+  });
+
+  it("returns a non-2xx response instead of failing when acceptAnyStatus is set", async () => {
+    const res = await fetchPublic(pub("/status/500"), post({ acceptAnyStatus: true }));
+    expect(res.status).toBe(500);
+    expect(await text(res.body)).toBe("nope");
+    expect((await rejection(fetchPublic(pub("/status/500"), post()))).message).toMatch(/HTTP 500/);
+  });
+
+  it("returns a redirect unfollowed with maxRedirects 0 and acceptAnyStatus", async () => {
+    const res = await fetchPublic(to("/mirror", 302), post({ acceptAnyStatus: true, maxRedirects: 0 }));
+    res.body.destroy();
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe("/mirror");
+    expect(hits.get("/mirror")).toBeUndefined();
+  });
+
+  it("repeats method and body on 307/308, continues as a bodiless GET on 303", async () => {
+    for (const status of [307, 308]) {
+      const res = await fetchPublic(to("/mirror", status), post());
+      expect(JSON.parse(await text(res.body))).toMatchObject({ method: "POST", body: '{"a":1}' });
+    }
+    const res = await fetchPublic(to("/mirror", 303), post());
+    expect(JSON.parse(await text(res.body))).toEqual({ method: "GET", type: null, length: null, body: "" });
+  });
+
+  it("applies the same address policy to a POST", async () => {
+    const err = await rejection(safeFetch(`${base()}/mirror`, post({ acceptAnyStatus: true })));
+    expect(err.code).toBe("asset/url-not-allowed");
+    expect(hits.size).toBe(0);
+    const res = await safeFetch(`${base()}/mirror`, post({ allowPrivateNetworks: true }));
+    expect(JSON.parse(await text(res.body))).toMatchObject({ method: "POST" });
   });
 });

@@ -2,14 +2,15 @@ import dns from "node:dns/promises";
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import type { LookupAddress } from "node:dns";
-import type { LookupFunction } from "node:net";
 import type { Readable } from "node:stream";
 import { ApiError, isApiError, errorMessage } from "@/lib/core/errors";
 import { checkAddress, hostLiteral, type AddressChecker } from "./address-policy";
+import { keepAliveAgent, pinnedLookup } from "./keep-alive-agents";
 import { fetchFailed, LimitedBody } from "./limited-body";
 
 /**
- * SSRF-safe HTTP(S) GET for user-supplied URLs (remote-URL assets, webhook targets, captures).
+ * SSRF-safe HTTP(S) requests to user-supplied URLs: GET for remote-URL assets and captures, POST
+ * for webhook deliveries.
  *
  * - Only http: and https:. URLs with credentials (`user:pass@host`) are refused: we would otherwise
  *   send Basic auth on the user's behalf and keep a secret in the asset's source URL and our logs,
@@ -27,6 +28,14 @@ import { fetchFailed, LimitedBody } from "./limited-body";
  * - Size: Content-Length above `maxBytes` fails before reading; the body stream fails with
  *   `upload/too-large` once more than `maxBytes` bytes arrive. We ask for `identity` encoding, so
  *   bytes counted are bytes stored.
+ * - Status: a final status outside 2xx is an error, unless `acceptAnyStatus` asks for every final
+ *   response. With it, a redirect that is not followed (past `maxRedirects`, so `maxRedirects: 0`
+ *   never follows one) is returned as the response instead of failing with "too many redirects".
+ * - Connections: a fresh one per hop, closed after the response, unless `keepAlive` asks for a
+ *   pooled one; a pooled socket is only reused for the same host whose resolution this hop produced
+ *   the same checked addresses (keep-alive-agents.ts).
+ * - POST: `body` is sent with its Content-Length. A followed 307/308 repeats the method and body;
+ *   301/302/303 continue as a GET without body (what browsers do). Webhooks follow no redirect.
  */
 
 export interface SafeFetchOptions {
@@ -35,7 +44,17 @@ export interface SafeFetchOptions {
   maxRedirects: number;
   maxBytes: number;
   headers?: Record<string, string>;
-  method?: "GET";
+  /** GET (the default) or POST. */
+  method?: "GET" | "POST";
+  /** The request body (POST). */
+  body?: Buffer;
+  /** Return any final status (non-2xx, and a redirect not followed) instead of throwing. */
+  acceptAnyStatus?: boolean;
+  /**
+   * Reuse connections (webhook deliveries): through a keep-alive agent per origin and set of checked
+   * addresses (keep-alive-agents.ts). The host is still resolved and checked on every request.
+   */
+  keepAlive?: boolean;
 }
 
 export interface SafeFetchResult {
@@ -73,30 +92,38 @@ export function createSafeFetch(deps: Partial<SafeFetchDeps> = {}): SafeFetch {
 
   return async function safeFetch(rawUrl, opts) {
     let url = parseTarget(rawUrl);
-    let headers = baseHeaders(opts.headers);
+    let headers = baseHeaders(opts.headers, opts.keepAlive === true);
+    let request: OutgoingRequest = { method: opts.method ?? "GET", body: opts.body };
     const seen = new Set([url.href]);
     const controller = new AbortController();
-    const timeout = fetchFailed(`timed out after ${opts.timeoutMs} ms without a complete response`);
-    const timer = setTimeout(() => controller.abort(timeout), opts.timeoutMs);
+    // Built when needed: an error's stack trace is a measurable cost on every webhook POST.
+    let timeout: Error | undefined;
+    const timedOut = () => (timeout ??= fetchFailed(`timed out after ${opts.timeoutMs} ms without a complete response`));
+    const timer = setTimeout(() => controller.abort(timedOut()), opts.timeoutMs);
 
     try {
       for (let redirects = 0; ; redirects++) {
         const addresses = await raceAbort(resolveChecked(url, opts.allowPrivateNetworks, resolve, check), controller.signal);
-        const res = await send(url, addresses, headers, controller.signal);
+        const res = await send(url, addresses, headers, request, controller.signal, opts.keepAlive === true);
         const status = res.statusCode ?? 0;
         const location = res.headers.location;
+        const returnRedirect = opts.acceptAnyStatus === true && redirects >= opts.maxRedirects;
 
-        if (REDIRECT_STATUSES.has(status) && location) {
+        if (REDIRECT_STATUSES.has(status) && location && !returnRedirect) {
           res.destroy();
           if (redirects >= opts.maxRedirects) throw fetchFailed(`too many redirects (the limit is ${opts.maxRedirects})`);
           const next = parseRedirect(location, url);
           if (seen.has(next.href)) throw fetchFailed(`redirect loop at ${next.href}`);
           seen.add(next.href);
           if (next.origin !== url.origin) headers = withoutCredentials(headers);
+          if (status !== 307 && status !== 308 && request.method !== "GET") {
+            request = { method: "GET", body: undefined };
+            headers = withoutBodyHeaders(headers);
+          }
           url = next;
           continue;
         }
-        if (status < 200 || status > 299) {
+        if ((status < 200 || status > 299) && !opts.acceptAnyStatus) {
           res.destroy();
           throw fetchFailed(`the server answered HTTP ${status}`);
         }
@@ -118,7 +145,7 @@ export function createSafeFetch(deps: Partial<SafeFetchDeps> = {}): SafeFetch {
         };
       }
     } catch (error) {
-      if (controller.signal.aborted) throw timeout;
+      if (controller.signal.aborted) throw timedOut();
       throw error;
     } finally {
       clearTimeout(timer);
@@ -185,47 +212,76 @@ async function resolveChecked(
   return addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
 }
 
-function send(url: URL, addresses: LookupAddress[], headers: Record<string, string>, signal: AbortSignal) {
-  const { host } = hostLiteral(url);
-  const first = addresses[0]!; // resolveChecked never returns an empty list
-  // Hands the pre-checked addresses to the socket instead of asking DNS again (rebinding).
-  const lookup: LookupFunction = (_hostname, options, callback) => {
-    if (options.all) callback(null, addresses);
-    else callback(null, first.address, first.family);
-  };
-  const client = url.protocol === "https:" ? https : http;
-  return new Promise<IncomingMessage>((resolve, reject) => {
-    const req = client.request(
-      {
-        protocol: url.protocol,
-        hostname: host,
-        port: url.port || undefined,
-        path: `${url.pathname}${url.search}`,
-        method: "GET",
-        headers: { ...headers, host: url.host },
-        lookup,
-        agent: false, // a fresh connection per hop: no pooled socket to some earlier address
-        signal,
-      },
-      resolve,
-    );
-    req.on("error", (error) => {
-      reject(isApiError(error) ? error : fetchFailed(`could not connect to ${url.host} (${errorCode(error)})`));
-    });
-    req.end();
-  });
+interface OutgoingRequest {
+  method: "GET" | "POST";
+  body: Buffer | undefined;
 }
 
-function baseHeaders(extra: Record<string, string> | undefined): Record<string, string> {
+function send(
+  url: URL,
+  addresses: LookupAddress[],
+  headers: Record<string, string>,
+  request: OutgoingRequest,
+  signal: AbortSignal,
+  keepAlive: boolean,
+) {
+  const { host } = hostLiteral(url);
+  // Hands the pre-checked addresses to the socket instead of asking DNS again (rebinding). Without
+  // keepAlive: a fresh connection per hop, no pooled socket to some earlier address.
+  const agent = keepAlive ? keepAliveAgent(url, host, addresses) : false;
+  const client = url.protocol === "https:" ? https : http;
+  const attempt = (retry: boolean) =>
+    new Promise<IncomingMessage>((resolve, reject) => {
+      let responded = false;
+      const req = client.request(
+        {
+          protocol: url.protocol,
+          hostname: host,
+          port: url.port || undefined,
+          path: `${url.pathname}${url.search}`,
+          method: request.method,
+          headers: { ...headers, ...(request.body ? { "content-length": String(request.body.length) } : {}), host: url.host },
+          lookup: pinnedLookup(addresses),
+          agent,
+          signal,
+        },
+        (res) => {
+          responded = true;
+          resolve(res);
+        },
+      );
+      req.on("error", (error) => {
+        // A pooled socket the server closed just as we reused it: once more, on a new connection.
+        if (retry && !responded && req.reusedSocket && !signal.aborted && isStaleSocketError(error)) return void attempt(false).then(resolve, reject);
+        reject(isApiError(error) ? error : fetchFailed(`could not connect to ${url.host} (${errorCode(error)})`));
+      });
+      req.end(request.body);
+    });
+  return attempt(keepAlive);
+}
+
+function isStaleSocketError(error: unknown): boolean {
+  const code = errorCode(error);
+  return code === "ECONNRESET" || code === "EPIPE";
+}
+
+/** A request that lost its body (a POST redirected to GET) must not describe one. */
+function withoutBodyHeaders(headers: Record<string, string>): Record<string, string> {
+  const copy = { ...headers };
+  delete copy["content-type"];
+  return copy;
+}
+
+function baseHeaders(extra: Record<string, string> | undefined, keepAlive: boolean): Record<string, string> {
   const headers: Record<string, string> = {
     "user-agent": USER_AGENT,
     accept: "*/*",
     "accept-encoding": "identity",
-    connection: "close",
   };
+  if (!keepAlive) headers.connection = "close";
   for (const [name, value] of Object.entries(extra ?? {})) {
     const key = name.toLowerCase();
-    if (key !== "host" && key !== "connection") headers[key] = value;
+    if (key !== "host" && key !== "connection" && key !== "content-length") headers[key] = value;
   }
   return headers;
 }

@@ -8,6 +8,7 @@ import {
   moveAssetEndpoint,
   patchAssetEndpoint,
   retryAssetEndpoint,
+  reviewAssetEndpoint,
   searchAssetsEndpoint,
   startMultipartEndpoint,
   uploadAssetEndpoint,
@@ -22,9 +23,29 @@ import {
   renameFolderEndpoint,
 } from "@/lib/folders/endpoints";
 import { createBatchEndpoint, getBatchEndpoint } from "@/lib/assets/batch/endpoints";
-import { eventFeedEndpoint } from "@/lib/events/endpoints";
+import {
+  eventFeedEndpoint,
+  markEventReadEndpoint,
+  markEventUnreadEndpoint,
+  markEventsReadEndpoint,
+  unreadCountEndpoint,
+} from "@/lib/events/endpoints";
 import { ensureLensEndpoint, ensureLensesEndpoint } from "@/lib/lenses/endpoints";
 import { createSignedUrlEndpoint } from "@/lib/cdn/endpoints";
+import {
+  createConnectorEndpoint,
+  deleteConnectorEndpoint,
+  disableConnectorEndpoint,
+  enableConnectorEndpoint,
+  getConnectorDeliveryEndpoint,
+  getConnectorEndpoint,
+  listConnectorDeliveriesEndpoint,
+  listConnectorsEndpoint,
+  replayConnectorDeliveryEndpoint,
+  rotateConnectorSecretEndpoint,
+  testConnectorEndpoint,
+  updateConnectorEndpoint,
+} from "@/lib/connectors/endpoints";
 import type { EndpointSpec } from "@/lib/http/endpoint";
 import { healthCheckEndpoint, openApiEndpoint } from "@/lib/http/system-endpoints";
 
@@ -51,6 +72,7 @@ export const API_ENDPOINTS: EndpointSpec[] = [
   deleteContentEndpoint,
   deleteAssetEndpoint,
   retryAssetEndpoint,
+  reviewAssetEndpoint,
   createBatchEndpoint,
   getBatchEndpoint,
   // Folders (lib/folders/endpoints.ts)
@@ -62,9 +84,26 @@ export const API_ENDPOINTS: EndpointSpec[] = [
   moveFolderEndpoint,
   // Events (lib/events/endpoints.ts)
   eventFeedEndpoint,
+  unreadCountEndpoint,
+  markEventReadEndpoint,
+  markEventUnreadEndpoint,
+  markEventsReadEndpoint,
   // Lenses (lib/lenses/endpoints.ts)
   ensureLensEndpoint,
   ensureLensesEndpoint,
+  // Connectors (lib/connectors/endpoints.ts)
+  listConnectorsEndpoint,
+  createConnectorEndpoint,
+  getConnectorEndpoint,
+  updateConnectorEndpoint,
+  deleteConnectorEndpoint,
+  rotateConnectorSecretEndpoint,
+  enableConnectorEndpoint,
+  disableConnectorEndpoint,
+  testConnectorEndpoint,
+  listConnectorDeliveriesEndpoint,
+  getConnectorDeliveryEndpoint,
+  replayConnectorDeliveryEndpoint,
   // Signed CDN URLs (lib/cdn/endpoints.ts)
   createSignedUrlEndpoint,
 ];

@@ -15,8 +15,31 @@ import { REQUEUE_STALE_PENDING } from "@/lib/assets/processing/reconcile";
 import { SELECT_CDN_ASSET } from "@/lib/cdn/asset-state";
 import { SELECT_CDN_LENS } from "@/lib/cdn/lens-lookup";
 import { INSERT_FIRST_SIGNING_KEY, SELECT_SIGNING_KEYS } from "@/lib/cdn/signing";
+import {
+  ADVANCE_DISPATCH_CURSOR,
+  INSERT_EVENT_DELIVERIES,
+  LOCK_DISPATCH_CURSOR,
+  SELECT_DISPATCHABLE_EVENTS,
+  SELECT_EVENTS_BEYOND_HORIZON,
+} from "@/lib/connectors/dispatch";
+import { CLAIM_UNATTEMPTED_DELIVERIES, MARK_DELIVERIES_QUEUED } from "@/lib/connectors/delivery-jobs";
+import { RECORD_SUCCESSES } from "@/lib/connectors/delivery/batched";
+import { FAIL_DELIVERY } from "@/lib/connectors/delivery/give-up";
+import {
+  CANCEL_DELIVERY,
+  CANCEL_PENDING_DELIVERIES,
+  INSERT_TEST_DELIVERY,
+  LOAD_DELIVERIES,
+  LOAD_DELIVERY,
+  LOCK_CONNECTOR_FAILURES,
+  RECORD_ATTEMPT,
+  RECORD_SUCCESS,
+  TOUCH_CONNECTOR_SUCCESS,
+  UPDATE_CONNECTOR_FAILURE,
+} from "@/lib/connectors/delivery/store";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
 import { applyMigrations } from "@/lib/db/migrate";
+import { SELECT_FEED_PAGE, SELECT_HORIZON } from "@/lib/events/feed";
 import { eventInsertSql } from "@/lib/events/record";
 import { outboxInsertSql } from "@/lib/jobs/outbox";
 
@@ -42,10 +65,35 @@ const STATEMENTS: Record<string, string> = {
   eventInsertSql: eventInsertSql(1),
   outboxInsertSql: outboxInsertSql(1),
   INSERT_FIRST_SIGNING_KEY,
+  INSERT_EVENT_DELIVERIES,
+  ADVANCE_DISPATCH_CURSOR,
+  MARK_DELIVERIES_QUEUED,
+  CLAIM_UNATTEMPTED_DELIVERIES,
+  RECORD_ATTEMPT,
+  RECORD_SUCCESS,
+  RECORD_SUCCESSES,
+  TOUCH_CONNECTOR_SUCCESS,
+  CANCEL_DELIVERY,
+  UPDATE_CONNECTOR_FAILURE,
+  CANCEL_PENDING_DELIVERIES,
+  INSERT_TEST_DELIVERY,
+  FAIL_DELIVERY,
 };
 
 /** Hand-written reads: no column list to compare, but they must prepare like the writes. */
-const READS: Record<string, string> = { SELECT_CDN_ASSET, SELECT_CDN_LENS, SELECT_SIGNING_KEYS };
+const READS: Record<string, string> = {
+  SELECT_CDN_ASSET,
+  SELECT_CDN_LENS,
+  SELECT_SIGNING_KEYS,
+  LOCK_DISPATCH_CURSOR,
+  SELECT_DISPATCHABLE_EVENTS,
+  SELECT_EVENTS_BEYOND_HORIZON,
+  LOAD_DELIVERY,
+  LOAD_DELIVERIES,
+  LOCK_CONNECTOR_FAILURES,
+  SELECT_FEED_PAGE,
+  SELECT_HORIZON,
+};
 
 interface Column {
   name: string;
@@ -121,6 +169,8 @@ const OWNERS: { table: string; model: string; owner: RegExp }[] = [
   { table: "assets", model: "asset", owner: /^lib\/assets\// },
   { table: "events", model: "event", owner: /^lib\/events\// },
   { table: "pipeline_outbox", model: "pipelineOutbox", owner: /^lib\/jobs\/outbox\.ts$/ },
+  { table: "connector_deliveries", model: "connectorDelivery", owner: /^lib\/connectors\// },
+  { table: "connectors", model: "connector", owner: /^lib\/connectors\// },
 ];
 
 describe("table ownership", () => {

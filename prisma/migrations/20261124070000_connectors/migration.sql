@@ -41,6 +41,7 @@ CREATE TABLE "connector_deliveries" (
     "next_attempt_at" TIMESTAMPTZ(3),
     "last_status_code" INTEGER,
     "last_error" TEXT,
+    "queued_at" TIMESTAMPTZ(3),
     "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updated_at" TIMESTAMPTZ(3) NOT NULL,
     "finished_at" TIMESTAMPTZ(3),
@@ -80,6 +81,9 @@ CREATE INDEX "connector_deliveries_connector_id_created_at_idx" ON "connector_de
 
 -- CreateIndex
 CREATE INDEX "connector_deliveries_event_id_idx" ON "connector_deliveries"("event_id");
+
+-- CreateIndex
+CREATE INDEX "connector_deliveries_status_created_at_idx" ON "connector_deliveries"("status", "created_at");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "connector_delivery_attempts_delivery_id_attempt_key" ON "connector_delivery_attempts"("delivery_id", "attempt");

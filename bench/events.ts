@@ -1,0 +1,239 @@
+import crypto from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { FIRST_ATTEMPTS_PER_CONNECTOR } from "@/lib/connectors/delivery/first-attempts";
+import { sqlPool } from "@/lib/db/client";
+import { recordEvents, type NewEvent } from "@/lib/events/record";
+import type { RunningServer } from "@/tests/support/test-server";
+
+/**
+ * The events feed and webhook delivery, against baselines measured in the same run:
+ * 1. Feed: p50 latency of a page of 100 (`GET /v1/projects/:id/events?after=…&limit=100`, read
+ *    sequentially from the start of the feed) with 100k events in the table, beside the
+ *    health check on the same connection. Target: p50 <= 20 ms.
+ * 2. Delivery rate: N events committed at once, delivered to a local receiver by the real path
+ *    (dispatcher → first attempt in process → signed POST; retries would go through the Inngest
+ *    function), events/s from the commit to the
+ *    last receipt; beside plain Standard-Webhooks-signed POSTs of the same bodies from this process
+ *    to the same receiver, with as many in flight as the delivery function may run at once.
+ *    Target: >= 0.5x.
+ * 3. Lag: one event at a time on an idle server, from its commit to its receipt. Target: p50 <= 250 ms.
+ * The server needs SIEVE_ALLOW_PRIVATE_NETWORKS=true (bench/run.ts sets it) to deliver to 127.0.0.1.
+ * Env: BENCH_EVENTS_TOTAL (100000), BENCH_FEED_PAGES (300), BENCH_DELIVERY_N (1000), BENCH_LAG_N (100),
+ * BENCH_EVENTS_PARTS (feed,delivery).
+ */
+const FEED_TARGET_MS = 20;
+const RATE_TARGET = 0.5;
+const LAG_TARGET_MS = 250;
+/** Attempts in flight at once for one connector: the baseline gets as many. */
+const DELIVERY_IN_FLIGHT = Number(process.env.BENCH_DELIVERY_IN_FLIGHT ?? FIRST_ATTEMPTS_PER_CONNECTOR);
+const START_CURSOR = Buffer.from("v1.0.0").toString("base64url");
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
+
+function call(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  return new Promise<{ status: number; body: string; ms: number }>((resolve, reject) => {
+    const started = performance.now();
+    const req = http.request(url, { method: init.method ?? "GET", headers: init.headers, agent }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8"), ms: performance.now() - started }));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(init.body);
+  });
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
+};
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const verdict = (ok: boolean) => (ok ? "OK" : "BELOW TARGET");
+
+function benchEvent(projectId: string, i: number): NewEvent {
+  return {
+    projectId,
+    type: i % 10 === 0 ? "asset.flagged" : "asset.uploaded",
+    title: `Bench event ${i}`,
+    description: "An event written by the benchmark",
+    facts: [
+      { key: "asset-name", value: `file-${i}.txt` },
+      { key: "asset-type", value: "text" },
+      { key: "file-format", value: "txt" },
+    ],
+  };
+}
+
+async function insertEvents(projectId: string, from: number, count: number): Promise<void> {
+  for (let i = 0; i < count; i += 1000) {
+    const batch = Array.from({ length: Math.min(1000, count - i) }, (_, k) => benchEvent(projectId, from + i + k));
+    await recordEvents(sqlPool(), batch);
+  }
+}
+
+async function benchFeed(server: RunningServer, apiKey: string, projectId: string) {
+  const total = Number(process.env.BENCH_EVENTS_TOTAL ?? 100_000);
+  const pages = Number(process.env.BENCH_FEED_PAGES ?? 300);
+  const started = performance.now();
+  await insertEvents(projectId, 0, total);
+  console.log(`\nEvents feed — ${total} events inserted in ${((performance.now() - started) / 1000).toFixed(1)} s; ${pages} pages of 100`);
+  const headers = { "X-Api-Key": apiKey };
+  let cursor = START_CURSOR;
+  const feed: number[] = [];
+  const ceiling: number[] = [];
+  for (let i = 0; i < pages + 20; i++) {
+    const page = await call(`${server.baseUrl}/v1/projects/${projectId}/events?after=${cursor}&limit=100`, { headers });
+    const health = await call(`${server.baseUrl}/v1/health-check`);
+    if (page.status !== 200) throw new Error(`feed answered ${page.status}: ${page.body.slice(0, 200)}`);
+    const body = JSON.parse(page.body) as { events: unknown[]; cursor: string };
+    if (body.events.length !== 100) throw new Error(`a feed page had ${body.events.length} events, expected 100`);
+    cursor = body.cursor;
+    if (i >= 20) {
+      feed.push(page.ms); // the first 20 warm up
+      ceiling.push(health.ms);
+    }
+  }
+  const p50 = percentile(feed, 50);
+  console.log(`  feed page of 100   p50 ${p50.toFixed(1)} ms   p95 ${percentile(feed, 95).toFixed(1)} ms`);
+  console.log(`  GET /health-check  p50 ${percentile(ceiling, 50).toFixed(1)} ms (ratio ${(p50 / percentile(ceiling, 50)).toFixed(1)}x)`);
+  console.log(`  feed p50 ${p50.toFixed(1)} ms (target <= ${FEED_TARGET_MS} ms) ${verdict(p50 <= FEED_TARGET_MS)}`);
+}
+
+/** A receiver that records when each webhook-id arrived. */
+async function startReceiver() {
+  const arrivals = new Map<string, number>();
+  let waiter: { count: number; resolve: () => void } | undefined;
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on("end", () => {
+      const id = String(req.headers["webhook-id"] ?? "");
+      if (id && !arrivals.has(id)) arrivals.set(id, performance.now());
+      res.writeHead(200, { "content-type": "text/plain" }).end("ok");
+      if (waiter && arrivals.size >= waiter.count) waiter.resolve();
+    });
+  });
+  server.keepAliveTimeout = 30_000;
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+  const waitFor = (count: number, timeoutMs: number) =>
+    new Promise<boolean>((resolve) => {
+      if (arrivals.size >= count) return resolve(true);
+      const timer = setTimeout(() => resolve(false), timeoutMs);
+      waiter = { count, resolve: () => (clearTimeout(timer), resolve(true)) };
+    });
+  return { url, arrivals, waitFor, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/** Plain Standard-Webhooks-signed POSTs from this process: the ceiling for the delivery rate. */
+async function plainSignedPosts(url: string, bodies: string[], inFlight: number): Promise<number> {
+  const secret = crypto.randomBytes(32);
+  const target = new URL(url);
+  const postAgent = new http.Agent({ keepAlive: true, maxSockets: inFlight });
+  let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < bodies.length) {
+      const body = bodies[next++] as string;
+      const id = crypto.randomUUID();
+      const timestamp = Math.floor(Date.now() / 1000);
+      const signature = crypto.createHmac("sha256", secret).update(`${id}.${timestamp}.${body}`).digest("base64");
+      await new Promise<void>((resolve, reject) => {
+        const req = http.request(
+          { host: target.hostname, port: target.port, path: target.pathname, method: "POST", agent: postAgent, headers: {
+            "content-type": "application/json", "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": `v1,${signature}`,
+          } },
+          (res) => res.resume().on("end", resolve).on("error", reject),
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  postAgent.destroy();
+  return bodies.length / ((performance.now() - started) / 1000);
+}
+
+async function commitEvents(projectId: string, from: number, count: number): Promise<{ ids: string[]; committedAt: number }> {
+  const client = await sqlPool().connect();
+  try {
+    await client.query("BEGIN");
+    await recordEvents(client, Array.from({ length: count }, (_, k) => benchEvent(projectId, from + k)));
+    const { rows } = await client.query<{ id: string }>("SELECT id FROM events WHERE txid = pg_current_xact_id()::text::bigint");
+    await client.query("COMMIT");
+    return { ids: rows.map((r) => r.id), committedAt: performance.now() };
+  } finally {
+    client.release();
+  }
+}
+
+async function benchDelivery(server: RunningServer, apiKey: string, projectId: string) {
+  const n = Number(process.env.BENCH_DELIVERY_N ?? 1000);
+  const lagN = Number(process.env.BENCH_LAG_N ?? 100);
+  const receiver = await startReceiver();
+  try {
+    const created = await call(`${server.baseUrl}/v1/projects/${projectId}/connectors`, {
+      method: "POST",
+      headers: { "X-Api-Key": apiKey, "Content-Type": "application/json" },
+      body: JSON.stringify({ type: "webhook", name: "bench receiver", url: receiver.url }),
+    });
+    if (created.status !== 200 && created.status !== 201) throw new Error(`connector creation answered ${created.status}: ${created.body}`);
+
+    // Warm-up: the function's route, pools and JIT.
+    const warm = await commitEvents(projectId, 0, 20);
+    if (!(await receiver.waitFor(warm.ids.length, 60_000))) throw new Error("warm-up deliveries did not arrive within 60 s");
+
+    // 3. Lag, idle: one event at a time.
+    const lags: number[] = [];
+    for (let i = 0; i < lagN; i++) {
+      const { ids, committedAt } = await commitEvents(projectId, 1000 + i, 1);
+      const before = receiver.arrivals.size;
+      if (!(await receiver.waitFor(before + 1, 30_000))) throw new Error(`event ${ids[0]} was not delivered within 30 s`);
+      lags.push((receiver.arrivals.get(ids[0] as string) as number) - committedAt);
+      await sleep(20);
+    }
+
+    // 2. Rate: n events committed in one transaction, then everything delivered.
+    const sample = JSON.stringify({ id: crypto.randomUUID(), type: "asset.uploaded", createdAt: Date.now(), projectId, data: benchEvent(projectId, 0) });
+    const already = receiver.arrivals.size;
+    const burst = await commitEvents(projectId, 10_000, n);
+    const delivered = await receiver.waitFor(already + n, 600_000);
+    const lastArrival = Math.max(...burst.ids.map((id) => receiver.arrivals.get(id) ?? 0));
+    const deliveryRate = n / ((lastArrival - burst.committedAt) / 1000);
+    const plainRate = await plainSignedPosts(receiver.url, Array.from({ length: n }, () => sample), DELIVERY_IN_FLIGHT);
+    const ratio = deliveryRate / plainRate;
+
+    console.log(`\nWebhook delivery — ${n} events at once; plain signed POSTs with ${DELIVERY_IN_FLIGHT} in flight as the baseline`);
+    if (!delivered) console.log(`  ! only ${receiver.arrivals.size - already} of ${n} arrived within 10 min`);
+    console.log(`  delivered          ${deliveryRate.toFixed(0)} events/s`);
+    console.log(`  plain signed POSTs ${plainRate.toFixed(0)} requests/s`);
+    console.log(`  ratio ${ratio.toFixed(2)}x (target >= ${RATE_TARGET}x) ${verdict(ratio >= RATE_TARGET)}`);
+    const p50 = percentile(lags, 50);
+    console.log(`  lag commit → receipt, idle, ${lagN} events: p50 ${p50.toFixed(0)} ms   p99 ${percentile(lags, 99).toFixed(0)} ms (target p50 <= ${LAG_TARGET_MS} ms) ${verdict(p50 <= LAG_TARGET_MS)}`);
+  } finally {
+    await receiver.close();
+  }
+}
+
+/** Each part in a project of its own, so the feed's 100k events never reach the receiver. */
+export async function benchEvents(server: RunningServer) {
+  const { createProject } = await import("@/lib/projects/provision");
+  const { createApiKey } = await import("@/lib/auth/api-keys");
+  const permissions = ["events:read", "connectors:write", "connectors:read"] as const;
+  const project = async (name: string) => {
+    const { projectId } = await createProject({ name, permissions: [...permissions] });
+    const key = await createApiKey({ projectId, permissions: [...permissions], rateLimitPerSecond: 0 });
+    return { projectId, apiKey: key.apiKey };
+  };
+  const parts = (process.env.BENCH_EVENTS_PARTS ?? "feed,delivery").split(",");
+  if (parts.includes("feed")) {
+    const feed = await project("bench feed");
+    await benchFeed(server, feed.apiKey, feed.projectId);
+  }
+  if (parts.includes("delivery")) {
+    const delivery = await project("bench delivery");
+    await benchDelivery(server, delivery.apiKey, delivery.projectId);
+  }
+}

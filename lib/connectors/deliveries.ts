@@ -1,0 +1,79 @@
+import { ApiError } from "@/lib/core/errors";
+import { db } from "@/lib/db/client";
+import type { Connector as ConnectorRow, Prisma } from "@/lib/db/generated/client";
+import { prismaRunner } from "@/lib/db/sql";
+import { kickOutbox } from "@/lib/jobs/outbox";
+import { enqueueDeliveries } from "./delivery-jobs";
+import { sendTestMessage } from "./delivery/test-message";
+import { lockConnector } from "./connectors";
+import type { ListDeliveriesQuery } from "./schemas";
+import { DELIVERY_INCLUDE, serializeDelivery, type DeliveryRow } from "./serialize";
+
+/** A connector's deliveries: the log, one delivery, replays and test messages. */
+
+export async function listDeliveries(connector: ConnectorRow, query: ListDeliveriesQuery) {
+  const where: Prisma.ConnectorDeliveryWhereInput = {
+    connectorId: connector.id,
+    ...(query.status ? { status: query.status } : {}),
+    ...(query.eventId ? { eventId: query.eventId.toLowerCase() } : {}),
+  };
+  const skip = query.pageIndex * query.pageSize;
+  const [total, rows] = await db().$transaction([
+    db().connectorDelivery.count({ where }),
+    db().connectorDelivery.findMany({
+      where,
+      include: DELIVERY_INCLUDE,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      skip,
+      take: query.pageSize,
+    }),
+  ]);
+  return { items: rows.map(serializeDelivery), total, hasMore: skip + rows.length < total };
+}
+
+/** The delivery, if it is one of this connector's (404 `delivery/not-found` otherwise). */
+export async function requireDelivery(connector: ConnectorRow, deliveryId: string): Promise<DeliveryRow> {
+  const delivery = await db().connectorDelivery.findUnique({ where: { id: deliveryId }, include: DELIVERY_INCLUDE });
+  if (!delivery || delivery.connectorId !== connector.id) throw new ApiError("delivery/not-found");
+  return delivery;
+}
+
+async function loadDelivery(deliveryId: string) {
+  const delivery = await db().connectorDelivery.findUnique({ where: { id: deliveryId }, include: DELIVERY_INCLUDE });
+  if (!delivery) throw new ApiError("delivery/not-found");
+  return serializeDelivery(delivery);
+}
+
+/**
+ * A new delivery of the same event (`replayOf` = the original), pending and queued in one
+ * transaction; the job is sent after commit. Refused when the connector is off (409), and for a
+ * test message (it has no event: send a new test instead).
+ */
+export async function replayDelivery(connector: ConnectorRow, original: DeliveryRow) {
+  if (original.eventId === null) {
+    throw new ApiError(
+      "request/validation-failed",
+      "Invalid request: a test message cannot be replayed (it carries no event); send a new one with POST /connectors/{connectorId}/test.",
+    );
+  }
+  const eventId = original.eventId;
+  const created = await db().$transaction(async (tx) => {
+    // Locked so a concurrent disable either sees this delivery pending or refuses it here.
+    const current = await lockConnector(tx, connector.id);
+    if (!current.enabled) throw new ApiError("connector/disabled");
+    const row = await tx.connectorDelivery.create({
+      data: { connectorId: current.id, eventId, replayOf: original.id, status: "pending", queuedAt: new Date() },
+      include: DELIVERY_INCLUDE,
+    });
+    await enqueueDeliveries(prismaRunner(tx), [{ deliveryId: row.id, connectorId: current.id }]);
+    return row;
+  });
+  void kickOutbox();
+  return serializeDelivery(created);
+}
+
+/** Sends a test message now (one attempt, even to a connector that is off) and shows its delivery. */
+export async function testConnector(connector: ConnectorRow) {
+  const deliveryId = await sendTestMessage(connector.id);
+  return loadDelivery(deliveryId);
+}

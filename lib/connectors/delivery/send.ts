@@ -1,0 +1,178 @@
+import type { Readable } from "node:stream";
+import nodemailer, { type Transporter } from "nodemailer";
+import type { SMTPSentMessageInfo } from "nodemailer/lib/smtp-transport";
+import { config } from "@/lib/core/config";
+import { errorMessage } from "@/lib/core/errors";
+import { processSingleton } from "@/lib/core/singleton";
+import { safeFetch } from "@/lib/net/safe-fetch";
+import type { WebhookEnvelope } from "./envelope";
+import { emailContent, slackMessage } from "./render";
+import { isSuccessStatus } from "./schedule";
+import { liveSecrets, signatureHeader, type ConnectorSecrets } from "./signing";
+
+/**
+ * One attempt to hand an envelope to a connector. Never throws: every failure (non-2xx, 3xx — no
+ * redirect is followed —, timeout, connection error, SSRF refusal, SMTP refusal) comes back as
+ * `{ok: false, error}` for the deliveries log. Webhook and Slack URLs go through safeFetch, so the
+ * address policy (SIEVE_ALLOW_PRIVATE_NETWORKS) applies to every attempt, checked at connect time.
+ */
+export interface ConnectorTarget extends ConnectorSecrets {
+  id: string;
+  projectId: string;
+  type: "webhook" | "slack" | "email";
+  name: string;
+  url: string | null;
+  recipients: string[];
+}
+
+export interface SendResult {
+  ok: boolean;
+  /** HTTP status; null without an HTTP answer (and for email). */
+  statusCode: number | null;
+  error: string | null;
+  /** The first ~1 KiB of the response body (HTTP) or the SMTP server's final reply. */
+  responseExcerpt: string | null;
+}
+
+export const USER_AGENT = "Sieve-Webhooks/1.0";
+const EXCERPT_BYTES = 1024;
+
+export async function sendToConnector(connector: ConnectorTarget, envelope: WebhookEnvelope, timeoutMs: number): Promise<SendResult> {
+  try {
+    switch (connector.type) {
+      case "webhook":
+        return await sendWebhook(connector, envelope, timeoutMs);
+      case "slack":
+        return await postJson(connector.url, Buffer.from(JSON.stringify(slackMessage(envelope))), {}, timeoutMs);
+      case "email":
+        return await sendEmail(connector, envelope, timeoutMs);
+    }
+  } catch (error) {
+    return failure(errorMessage(error));
+  }
+}
+
+/** The Standard Webhooks request: the envelope as JSON, signed with every live secret. */
+export function webhookRequest(connector: ConnectorSecrets, envelope: WebhookEnvelope, now = new Date()) {
+  const body = Buffer.from(JSON.stringify(envelope));
+  const timestamp = Math.floor(now.getTime() / 1000);
+  const headers = {
+    "webhook-id": envelope.id,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": signatureHeader(liveSecrets(connector, now), envelope.id, timestamp, body),
+  };
+  return { body, headers };
+}
+
+function sendWebhook(connector: ConnectorTarget, envelope: WebhookEnvelope, timeoutMs: number): Promise<SendResult> {
+  const { body, headers } = webhookRequest(connector, envelope);
+  return postJson(connector.url, body, headers, timeoutMs);
+}
+
+async function postJson(url: string | null, body: Buffer, headers: Record<string, string>, timeoutMs: number): Promise<SendResult> {
+  if (!url) return failure("the connector has no URL");
+  const deadline = Date.now() + timeoutMs;
+  const res = await safeFetch(url, {
+    method: "POST",
+    body,
+    headers: { "content-type": "application/json", "user-agent": USER_AGENT, ...headers },
+    allowPrivateNetworks: config().allowPrivateNetworks,
+    timeoutMs,
+    maxRedirects: 0,
+    maxBytes: Number.MAX_SAFE_INTEGER, // only an excerpt is read
+    acceptAnyStatus: true,
+    keepAlive: true, // connections to an endpoint are reused (each request's addresses still checked)
+  });
+  const excerpt = await readExcerpt(res.body, EXCERPT_BYTES, Math.max(100, deadline - Date.now()));
+  const ok = isSuccessStatus(res.status);
+  return { ok, statusCode: res.status, error: ok ? null : httpError(res.status, res.headers.location), responseExcerpt: excerpt };
+}
+
+function httpError(status: number, location: string | undefined): string {
+  if (status === 410) return "HTTP 410 Gone: the endpoint asked for no more deliveries";
+  if (status >= 300 && status <= 399) {
+    return `HTTP ${status}: redirects are not followed${location ? ` (Location: ${location.slice(0, 200)})` : ""}`;
+  }
+  return `HTTP ${status}`;
+}
+
+/** Up to `maxBytes` of the body, waiting at most `waitMs`; the connection is closed afterwards. */
+function readExcerpt(body: Readable, maxBytes: number, waitMs: number): Promise<string | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      body.destroy();
+      resolve(cleanText(Buffer.concat(chunks).subarray(0, maxBytes).toString("utf8")));
+    };
+    const timer = setTimeout(finish, waitMs);
+    body.on("data", (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= maxBytes) finish();
+    });
+    body.on("end", finish);
+    body.on("error", finish); // a body cut short still has its status
+  });
+}
+
+/** Text PostgreSQL can store (no NUL), or null when empty. */
+function cleanText(text: string): string | null {
+  const clean = text.replace(/\u0000/g, "");
+  return clean.length > 0 ? clean : null;
+}
+
+function failure(error: string): SendResult {
+  return { ok: false, statusCode: null, error, responseExcerpt: null };
+}
+
+/** One SMTP transport per process and URL (a connection per message; emails are rare). */
+function smtpTransport(url: string, timeoutMs: number): Transporter<SMTPSentMessageInfo> {
+  const cache = processSingleton("connectorSmtpTransports", () => new Map<string, Transporter<SMTPSentMessageInfo>>());
+  const key = `${timeoutMs} ${url}`;
+  let transport = cache.get(key);
+  if (!transport) {
+    transport = nodemailer.createTransport({ url, connectionTimeout: timeoutMs, greetingTimeout: timeoutMs, socketTimeout: timeoutMs });
+    cache.set(key, transport);
+  }
+  return transport;
+}
+
+async function sendEmail(connector: ConnectorTarget, envelope: WebhookEnvelope, timeoutMs: number): Promise<SendResult> {
+  const { url, from } = config().connectors.smtp;
+  if (!url) return failure("email is not configured on the server (SMTP_URL)");
+  if (connector.recipients.length === 0) return failure("the connector has no recipients");
+  const content = emailContent(envelope);
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
+  });
+  try {
+    const info = await Promise.race([smtpTransport(url, timeoutMs).sendMail({ from, to: connector.recipients, ...content }), timeout]);
+    const rejected = info.rejected ?? [];
+    const reply = cleanText(`${info.response ?? ""}${rejected.length > 0 ? ` (rejected: ${rejected.join(", ")})` : ""}`.slice(0, EXCERPT_BYTES));
+    if ((info.accepted ?? []).length === 0) return { ok: false, statusCode: null, error: "the SMTP server accepted no recipient", responseExcerpt: reply };
+    return { ok: true, statusCode: null, error: null, responseExcerpt: reply };
+  } catch (error) {
+    return failure(`SMTP: ${errorMessage(error)}`);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export interface TimedSendResult extends SendResult {
+  startedAt: Date;
+  latencyMs: number;
+}
+
+/** sendToConnector with the attempt's start time and latency, for the deliveries log. */
+export async function timedSend(connector: ConnectorTarget, envelope: WebhookEnvelope, timeoutMs: number): Promise<TimedSendResult> {
+  const startedAt = new Date();
+  const started = performance.now();
+  const result = await sendToConnector(connector, envelope, timeoutMs);
+  return { ...result, startedAt, latencyMs: Math.round(performance.now() - started) };
+}

@@ -1,0 +1,41 @@
+import { createHmac } from "node:crypto";
+
+/**
+ * Standard Webhooks signatures (https://www.standardwebhooks.com, what Svix sends): HMAC-SHA256 over
+ * `${msgId}.${timestampSeconds}.${body}` with the secret's bytes, written `v1,<base64>`. Secrets are
+ * `whsec_<base64 of the key bytes>`. Several signatures are space-separated: during the grace period
+ * after a rotation every message carries one per live secret, so a receiver holding either verifies.
+ */
+const SECRET_PREFIX = "whsec_";
+
+/** The key bytes of a `whsec_<base64>` secret (a bare base64 secret is read the same way). */
+export function secretKey(secret: string): Buffer {
+  const encoded = secret.startsWith(SECRET_PREFIX) ? secret.slice(SECRET_PREFIX.length) : secret;
+  return Buffer.from(encoded, "base64");
+}
+
+/** One `v1,<base64>` signature. */
+export function signature(secret: string, msgId: string, timestampSeconds: number, body: Buffer | string): string {
+  const mac = createHmac("sha256", secretKey(secret));
+  mac.update(`${msgId}.${timestampSeconds}.`);
+  mac.update(body);
+  return `v1,${mac.digest("base64")}`;
+}
+
+/** The `webhook-signature` header value: one signature per secret, space-separated. */
+export function signatureHeader(secrets: readonly string[], msgId: string, timestampSeconds: number, body: Buffer | string): string {
+  return secrets.map((secret) => signature(secret, msgId, timestampSeconds, body)).join(" ");
+}
+
+export interface ConnectorSecrets {
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: Date | null;
+}
+
+/** The secrets that sign now: the current one, and the previous one until its grace period ends. */
+export function liveSecrets(connector: ConnectorSecrets, now = new Date()): string[] {
+  const { secret, previousSecret, previousSecretExpiresAt } = connector;
+  const previousLive = previousSecret && previousSecretExpiresAt && previousSecretExpiresAt.getTime() > now.getTime();
+  return previousLive && previousSecret !== secret ? [secret, previousSecret] : [secret];
+}

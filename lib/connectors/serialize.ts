@@ -1,0 +1,91 @@
+import type { Connector as ConnectorRow, Prisma } from "@/lib/db/generated/client";
+
+/** The Connector and Delivery objects as the API shows them (timestamps in ms since the epoch). */
+
+const msOrNull = (date: Date | null) => (date === null ? null : date.getTime());
+
+/**
+ * A Slack incoming-webhook URL is itself the credential (whoever has it can post to the channel),
+ * so reads show only its scheme, host and first path segment: `https://hooks.slack.com/services/…`.
+ * Query and fragment are dropped too. The full URL is shown once, in the create response.
+ */
+export function maskSlackUrl(raw: string): string {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    return "…";
+  }
+  const first = url.pathname.split("/").find((segment) => segment !== "");
+  return `${url.origin}/${first === undefined ? "" : `${first}/`}…`;
+}
+
+export interface SerializeOptions {
+  /** Include the signing secret (create and rotate responses only). */
+  withSecret?: boolean;
+  /** Show a Slack URL unmasked (create response only). */
+  fullUrl?: boolean;
+  /** The clock, for hiding a previous secret that no longer signs. */
+  now?: number;
+}
+
+export function serializeConnector(row: ConnectorRow, options: SerializeOptions = {}) {
+  const now = options.now ?? Date.now();
+  const previousExpires = row.previousSecret !== null ? msOrNull(row.previousSecretExpiresAt) : null;
+  const url = row.url === null ? null : row.type === "slack" && !options.fullUrl ? maskSlackUrl(row.url) : row.url;
+  return {
+    id: row.id,
+    projectId: row.projectId,
+    type: row.type,
+    name: row.name,
+    url,
+    recipients: row.type === "email" ? row.recipients : [],
+    eventTypes: row.eventTypes,
+    enabled: row.enabled,
+    disabledAt: msOrNull(row.disabledAt),
+    disabledReason: row.disabledReason,
+    consecutiveFailures: row.consecutiveFailures,
+    failingSince: msOrNull(row.failingSince),
+    lastError: row.lastError,
+    lastSuccessAt: msOrNull(row.lastSuccessAt),
+    lastFailureAt: msOrNull(row.lastFailureAt),
+    previousSecretExpiresAt: previousExpires !== null && previousExpires > now ? previousExpires : null,
+    createdAt: row.createdAt.getTime(),
+    updatedAt: row.updatedAt.getTime(),
+    ...(options.withSecret ? { secret: row.secret } : {}),
+  };
+}
+
+/** What a delivery is read with: its event's type and its attempts, oldest first. */
+export const DELIVERY_INCLUDE = {
+  event: { select: { type: true } },
+  log: { orderBy: { attempt: "asc" } },
+} as const satisfies Prisma.ConnectorDeliveryInclude;
+
+export type DeliveryRow = Prisma.ConnectorDeliveryGetPayload<{ include: typeof DELIVERY_INCLUDE }>;
+
+export function serializeDelivery(row: DeliveryRow) {
+  return {
+    id: row.id,
+    connectorId: row.connectorId,
+    eventId: row.eventId,
+    eventType: row.event?.type ?? null,
+    replayOf: row.replayOf,
+    status: row.status,
+    attempts: row.attempts,
+    nextAttemptAt: msOrNull(row.nextAttemptAt),
+    lastStatusCode: row.lastStatusCode,
+    lastError: row.lastError,
+    createdAt: row.createdAt.getTime(),
+    updatedAt: row.updatedAt.getTime(),
+    finishedAt: msOrNull(row.finishedAt),
+    log: row.log.map((a) => ({
+      attempt: a.attempt,
+      startedAt: a.startedAt.getTime(),
+      latencyMs: a.latencyMs,
+      statusCode: a.statusCode,
+      error: a.error,
+      responseExcerpt: a.responseExcerpt,
+    })),
+  };
+}
