@@ -169,6 +169,17 @@ async function commitEvents(projectId: string, from: number, count: number): Pro
   }
 }
 
+/** What the database says of an event's delivery (for a failure message). */
+async function deliveryState(eventId: string): Promise<string> {
+  const { rows } = await sqlPool().query(
+    `SELECT d.status, d.attempts, d.queued_at, d.last_error, d.created_at,
+            (SELECT json_agg(a) FROM connector_delivery_attempts a WHERE a.delivery_id = d.id) AS log
+       FROM connector_deliveries d WHERE d.event_id = $1`,
+    [eventId],
+  );
+  return rows.length === 0 ? "no delivery was created" : JSON.stringify(rows);
+}
+
 async function benchDelivery(server: RunningServer, apiKey: string, projectId: string) {
   const n = Number(process.env.BENCH_DELIVERY_N ?? 1000);
   const lagN = Number(process.env.BENCH_LAG_N ?? 100);
@@ -190,7 +201,7 @@ async function benchDelivery(server: RunningServer, apiKey: string, projectId: s
     for (let i = 0; i < lagN; i++) {
       const { ids, committedAt } = await commitEvents(projectId, 1000 + i, 1);
       const before = receiver.arrivals.size;
-      if (!(await receiver.waitFor(before + 1, 30_000))) throw new Error(`event ${ids[0]} was not delivered within 30 s`);
+      if (!(await receiver.waitFor(before + 1, 30_000))) throw new Error(`event ${ids[0]} was not delivered within 30 s: ${await deliveryState(ids[0] as string)}`);
       lags.push((receiver.arrivals.get(ids[0] as string) as number) - committedAt);
       await sleep(20);
     }
