@@ -1,5 +1,6 @@
 import path from "node:path";
 import { z } from "zod";
+import { parseDuration } from "./durations";
 
 /**
  * All configuration, read and validated once from the environment. Every variable is listed in the
@@ -47,8 +48,13 @@ const envSchema = z.object({
   CDN_MAX_TRANSFORM_INPUT_PIXELS: int(1).default(100_000_000),
   CONNECTOR_RETRY_SCHEDULE: z
     .string()
-    .regex(/^\s*\d+(ms|s|m|h|d)\s*(,\s*\d+(ms|s|m|h|d)\s*)*$/, "must be durations like 5s,5m,30m,2h")
-    .default("5s,5m,30m,2h,5h,10h,10h"),
+    .default("5s,5m,30m,2h,5h,10h,10h")
+    .transform((list, ctx) => {
+      const waits = list.split(",").map((part) => parseDuration(part));
+      if (waits.every((ms): ms is number => ms !== undefined)) return waits;
+      ctx.addIssue({ code: "custom", message: "must be durations like 5s,5m,30m,2h" });
+      return z.NEVER;
+    }),
   CONNECTOR_TIMEOUT_MS: int(100).default(15_000),
   CONNECTOR_DISABLE_AFTER_FAILURES: int(1).default(50),
   CONNECTOR_DISABLE_AFTER_FAILING_SECONDS: int(0).default(3600),
@@ -137,7 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     dev: e.SIEVE_DEV,
     connectors: {
       /** Waits before the 2nd, 3rd, … attempt of a delivery (the first is immediate), in ms. */
-      retryScheduleMs: e.CONNECTOR_RETRY_SCHEDULE.split(",").map(parseDurationMs),
+      retryScheduleMs: e.CONNECTOR_RETRY_SCHEDULE,
       timeoutMs: e.CONNECTOR_TIMEOUT_MS,
       /** A connector is turned off after this many failed attempts in a row… */
       disableAfterFailures: e.CONNECTOR_DISABLE_AFTER_FAILURES,
@@ -175,14 +181,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       openai: { baseUrl: e.SIEVE_OPENAI_MODERATION_URL, apiKey: e.SIEVE_OPENAI_MODERATION_KEY, model: e.SIEVE_OPENAI_MODERATION_MODEL },
     },
   };
-}
-
-const DURATION_UNITS_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 } as const;
-
-function parseDurationMs(text: string): number {
-  const match = /^(\d+)(ms|s|m|h|d)$/.exec(text.trim());
-  if (!match) throw new Error(`Invalid duration "${text}"`);
-  return Number(match[1]) * DURATION_UNITS_MS[match[2] as keyof typeof DURATION_UNITS_MS];
 }
 
 let cached: Config | undefined;

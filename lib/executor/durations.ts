@@ -1,21 +1,7 @@
-/** Inngest duration strings ("500ms", "30s", "1h30m", "2d", "1w") and sleepUntil dates. */
-const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-const PART = /(\d+(?:\.\d+)?)(ms|s|m|h|d|w)/y;
+/** Sleep op names: Inngest duration strings (lib/core/durations.ts) and sleepUntil dates. */
+import { parseDuration } from "@/lib/core/durations";
 
-/** Milliseconds of a duration string, or undefined when it is not one. */
-export function parseDuration(text: string): number | undefined {
-  const source = text.trim();
-  if (!source) return undefined;
-  let total = 0;
-  PART.lastIndex = 0;
-  while (PART.lastIndex < source.length) {
-    const start = PART.lastIndex;
-    const m = PART.exec(source);
-    if (!m || m.index !== start) return undefined;
-    total += Number(m[1]) * UNITS[m[2]!]!;
-  }
-  return total;
-}
+export { parseDuration };
 
 /** When a Sleep op ends: its name is a duration ("2s") or, for sleepUntil, an ISO date. */
 export function wakeTime(name: string, now = Date.now()): number | undefined {

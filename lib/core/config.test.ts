@@ -1,0 +1,13 @@
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "./config";
+
+describe("CONNECTOR_RETRY_SCHEDULE", () => {
+  it("defaults to Svix's schedule and reads the same duration strings as the executor", () => {
+    expect(loadConfig({}).connectors.retryScheduleMs).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+    expect(loadConfig({ CONNECTOR_RETRY_SCHEDULE: "200ms, 1h30m,2d" }).connectors.retryScheduleMs).toEqual([200, 5_400_000, 172_800_000]);
+  });
+
+  it("refuses a list with something that is not a duration", () => {
+    expect(() => loadConfig({ CONNECTOR_RETRY_SCHEDULE: "5s,soon" })).toThrow(/CONNECTOR_RETRY_SCHEDULE: must be durations/);
+  });
+});
