@@ -165,26 +165,18 @@ export async function unanalysableCases(): Promise<BinaryCase[]> {
   ];
 }
 
+/** A square of one colour, beyond sharp's default pixel limit. */
+const solid = (side: number, background: { r: number; g: number; b: number }) =>
+  sharp({ create: { width: side, height: side, channels: 3, background }, limitInputPixels: false });
+
 /** Built one at a time (the PNG takes ~3 s and 1.2 MB; its pixels never sit in memory). */
 export const LARGE_IMAGE_CASES: readonly { name: string; build: () => Promise<Upload> }[] = [
   {
     name: "20000x20000 solid PNG",
-    build: async () => ({
-      via: "raw",
-      contentType: "image/png",
-      bytes: await sharp({ create: { width: 20_000, height: 20_000, channels: 3, background: { r: 120, g: 140, b: 160 } }, limitInputPixels: false })
-        .png({ compressionLevel: 9 })
-        .toBuffer(),
-    }),
+    build: async () => ({ via: "raw", contentType: "image/png", bytes: await solid(20_000, { r: 120, g: 140, b: 160 }).png({ compressionLevel: 9 }).toBuffer() }),
   },
   {
     name: "10240x10240 JPEG",
-    build: async () => ({
-      via: "raw",
-      contentType: "image/jpeg",
-      bytes: await sharp({ create: { width: 10_240, height: 10_240, channels: 3, background: { r: 200, g: 180, b: 150 } }, limitInputPixels: false })
-        .jpeg({ quality: 80 })
-        .toBuffer(),
-    }),
+    build: async () => ({ via: "raw", contentType: "image/jpeg", bytes: await solid(10_240, { r: 200, g: 180, b: 150 }).jpeg({ quality: 80 }).toBuffer() }),
   },
 ];

@@ -11,7 +11,7 @@ import { setUploadAllowance } from "@/lib/usage/allowance";
 import { imageHashPair, perceptualHash } from "@/lib/moderation/hashing/phash";
 import { addHashes, createHashList, DEFAULT_MAX_DISTANCE, findMatches, listHashLists, removeHash } from "@/lib/moderation/hashing/lists";
 
-type Values = Record<string, string | boolean | undefined>;
+export type Values = Record<string, string | boolean | undefined>;
 
 export interface AdminCommand {
   usage: string;
@@ -19,7 +19,8 @@ export interface AdminCommand {
   run(values: Values): Promise<unknown>;
 }
 
-function required(values: Values, name: string): string {
+/** A non-blank string option, trimmed. */
+export function required(values: Values, name: string): string {
   const value = values[name];
   if (typeof value !== "string" || value.trim() === "") throw new Error(`--${name} is required`);
   return value.trim();

@@ -1,18 +1,11 @@
-import type { AdminCommand } from "@/lib/admin/commands";
+import { required, type AdminCommand, type Values } from "@/lib/admin/commands";
 import { createUser } from "@/lib/admin/users";
 import { isUuid } from "@/lib/core/ids";
-import { addProjectMember, isMemberRole, type MemberRole } from "@/lib/projects/members";
-
-type Values = Record<string, string | boolean | undefined>;
+import { addProjectMember, type MemberRole } from "@/lib/projects/members";
 
 /** Roles an operator gives; `custom` is left to the portal's permission editor. */
-const CLI_ROLES = ["admin", "member", "viewer"] as const;
-
-function required(values: Values, name: string): string {
-  const value = values[name];
-  if (typeof value !== "string" || value.trim() === "") throw new Error(`--${name} is required`);
-  return value.trim();
-}
+const CLI_ROLES = ["admin", "member", "viewer"] as const satisfies readonly MemberRole[];
+const isCliRole = (value: string): value is (typeof CLI_ROLES)[number] => (CLI_ROLES as readonly string[]).includes(value);
 
 function uuidOption(values: Values, name: string): string {
   const value = required(values, name);
@@ -22,9 +15,7 @@ function uuidOption(values: Values, name: string): string {
 
 function role(values: Values): MemberRole {
   const value = required(values, "role");
-  if (!isMemberRole(value) || !(CLI_ROLES as readonly string[]).includes(value)) {
-    throw new Error(`--role must be one of ${CLI_ROLES.join(", ")}`);
-  }
+  if (!isCliRole(value)) throw new Error(`--role must be one of ${CLI_ROLES.join(", ")}`);
   return value;
 }
 

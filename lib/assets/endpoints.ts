@@ -19,7 +19,8 @@ import {
 import { searchAssetsQuery, searchPageSchema } from "@/lib/assets/search";
 import { AUTH_ERRORS, IDEMPOTENCY_ERRORS, JSON_BODY_ERRORS, defineEndpoint, rawOrJson } from "@/lib/http/endpoint";
 import type { ErrorCode } from "@/lib/core/errors";
-import { text } from "@/lib/core/schemas";
+import { projectParams, text } from "@/lib/core/schemas";
+import { REVIEW_NOTE_MAX_LENGTH } from "@/lib/assets/review";
 
 const UPLOAD: ErrorCode[] = [
   "upload/allowance-exhausted",
@@ -28,7 +29,6 @@ const UPLOAD: ErrorCode[] = [
   "upload/empty-content",
   "upload/invalid-content",
 ];
-const projectParams = z.object({ projectId: uuid });
 const assetParams = z.object({ assetId: uuid });
 
 export const createAssetEndpoint = defineEndpoint({
@@ -249,7 +249,11 @@ export const retryAssetEndpoint = defineEndpoint({
 
 export const reviewAssetBody = z.strictObject({
   decision: z.enum(["approve", "reject"]).describe("approve: only from status rejected; reject: from any status but uploading"),
-  note: text().max(2000).nullable().optional().describe("Reason or remark (at most 2000 characters); a rejection's rejectionNote"),
+  note: text()
+    .max(REVIEW_NOTE_MAX_LENGTH)
+    .nullable()
+    .optional()
+    .describe(`Reason or remark (at most ${REVIEW_NOTE_MAX_LENGTH} characters); a rejection's rejectionNote`),
 });
 
 export const reviewAssetEndpoint = defineEndpoint({

@@ -1,5 +1,5 @@
+import { assetEvent } from "@/lib/assets/events";
 import { assertNotHeld } from "@/lib/assets/lookup";
-import { apiAssetType, assetSnapshot } from "@/lib/assets/serialize";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db/client";
 import type { Asset as AssetRow, Prisma } from "@/lib/db/generated/client";
@@ -42,22 +42,17 @@ export function normaliseNote(note: string | null | undefined): string | null {
 
 export function reviewEvent(row: AssetRow, decision: ReviewDecision, actor: ReviewActor, note: string | null): NewEvent {
   const approved = decision === "approve";
-  const verb = approved ? "approved" : "rejected";
-  return {
-    projectId: row.projectId,
+  return assetEvent(row, {
     type: approved ? "asset.approved" : "asset.rejected",
     userId: actor.userId,
-    title: `Asset ${verb} by a reviewer: ${row.name}`,
+    title: `Asset ${approved ? "approved" : "rejected"} by a reviewer: ${row.name}`,
     description: `${approved ? "Approved" : "Rejected"} by ${actor.name}${note ? `: ${note}` : "."}`,
-    asset: assetSnapshot(row),
     facts: [
-      { key: "asset-name", value: row.name },
-      { key: "asset-type", value: apiAssetType(row.type) },
       { key: "reviewer-user-id", value: actor.userId },
       { key: "reviewer-name", value: actor.name },
       { key: "note", value: note },
     ],
-  };
+  });
 }
 
 async function lockAsset(tx: Prisma.TransactionClient, assetId: string): Promise<AssetRow> {

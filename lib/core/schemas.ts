@@ -98,3 +98,6 @@ export function uploadContentString() {
 }
 
 export const uuid = text().regex(UUID_PATTERN, "must be a UUID");
+
+/** The path parameters of routes under /projects/{projectId}/ (one schema for every domain's endpoints). */
+export const projectParams = z.object({ projectId: uuid });

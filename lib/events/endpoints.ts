@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { text, uuid } from "@/lib/core/schemas";
+import { projectParams, text, uuid } from "@/lib/core/schemas";
 import { EVENT_TYPES, type EventType } from "@/lib/events/catalogue";
 import { AUTH_ERRORS, JSON_BODY_ERRORS, defineEndpoint } from "@/lib/http/endpoint";
 
@@ -36,14 +36,14 @@ const isEventType = (value: string): value is EventType => (KNOWN_TYPES as strin
 /** `type=asset.flagged,asset.failed`: one or more known event types, comma-separated. */
 export const eventTypeList = text()
   .max(1000)
-  .superRefine((value, ctx) => {
-    const unknown = value.split(",").map((t) => t.trim()).filter((t) => !isEventType(t));
-    if (unknown.length > 0) {
-      const names = unknown.map((t) => (t === "" ? "(empty)" : JSON.stringify(t.slice(0, 60)))).join(", ");
-      ctx.addIssue({ code: "custom", message: `unknown event type ${names}; known: ${KNOWN_TYPES.join(", ")}`, input: value });
-    }
-  })
-  .transform((value) => [...new Set(value.split(",").map((t) => t.trim()))] as EventType[]);
+  .transform((value, ctx) => {
+    const types = value.split(",").map((t) => t.trim());
+    const unknown = types.filter((t) => !isEventType(t));
+    if (unknown.length === 0) return [...new Set(types)] as EventType[];
+    const names = unknown.map((t) => (t === "" ? "(empty)" : JSON.stringify(t.slice(0, 60)))).join(", ");
+    ctx.addIssue({ code: "custom", message: `unknown event type ${names}; known: ${KNOWN_TYPES.join(", ")}`, input: value });
+    return z.NEVER;
+  });
 
 const unreadQuery = z.enum(["true", "false"]).transform((v) => v === "true");
 
@@ -60,7 +60,7 @@ export const eventFeedEndpoint = defineEndpoint({
   tag: "Events",
   auth: "apiKey",
   permission: "events:read",
-  params: z.object({ projectId: uuid }),
+  params: projectParams,
   query: z.strictObject({
     after: text().max(200).optional().describe("Cursor returned by a previous call"),
     limit: z.coerce.number().int().min(1).max(100).describe("Events per page, 1 to 100"),
@@ -109,7 +109,7 @@ export const markEventsReadEndpoint = defineEndpoint({
   tag: "Events",
   auth: "apiKey",
   permission: "events:write",
-  params: z.object({ projectId: uuid }),
+  params: projectParams,
   body: z.strictObject({
     eventIds: z.array(uuid).min(1).max(100).describe("1 to 100 event ids"),
     read: z.boolean().describe("true marks read, false unread"),
@@ -126,7 +126,7 @@ export const unreadCountEndpoint = defineEndpoint({
   tag: "Events",
   auth: "apiKey",
   permission: "events:read",
-  params: z.object({ projectId: uuid }),
+  params: projectParams,
   response: {
     description: "Unread events, all and of severity high",
     schema: z.object({ unread: z.number().int(), unreadHigh: z.number().int() }),

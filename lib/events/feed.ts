@@ -1,3 +1,4 @@
+import type pg from "pg";
 import { sqlPool } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
 import type { Event as EventRow } from "@/lib/db/generated/client";
@@ -60,12 +61,17 @@ export function nextPosition(input: { from: Position; last: Position | undefined
   return later(afterPage, { txid: input.horizon, seq: 0n });
 }
 
-async function visibleHorizon(): Promise<bigint> {
-  const { rows } = await sqlPool().query<{ horizon: string }>({ name: "sieve-feed-horizon", text: SELECT_HORIZON });
+/**
+ * The horizon (the snapshot's xmin). The same statement rules out sorting for the rest of its
+ * transaction (`set_config(…, true)` is SET LOCAL), so a page costs no extra round trip for it; run
+ * outside a transaction, that setting lapses with the statement.
+ */
+export const SELECT_HORIZON = `SELECT (pg_snapshot_xmin(pg_current_snapshot())::text) AS horizon, set_config('enable_sort', 'off', true)`;
+
+async function visibleHorizon(client: Pick<pg.Pool, "query">): Promise<bigint> {
+  const { rows } = await client.query<{ horizon: string }>({ name: "sieve-feed-horizon", text: SELECT_HORIZON });
   return BigInt(rows[0]?.horizon ?? 0);
 }
-
-export const SELECT_HORIZON = `SELECT (pg_snapshot_xmin(pg_current_snapshot())::text) AS horizon`;
 
 /**
  * A page of the feed. Hand-written (the feed is polled constantly): the row comparison
@@ -105,32 +111,32 @@ export function serializeEvent(row: Omit<EventRow, "txid" | "seq">) {
   };
 }
 
-
 export async function readEventFeed(projectId: string, after: string | undefined, limit: number, filters: FeedFilters = {}) {
   // A bad cursor is refused before anything is read.
   const from = after === undefined ? undefined : decodeCursor(after);
-  const horizon = await visibleHorizon();
   if (from === undefined) {
     // "Now": everything below the horizon is the past; events from running transactions come next.
-    return { events: [], cursor: encodeCursor({ txid: horizon, seq: 0n }), hasMore: false };
+    return { events: [], cursor: encodeCursor({ txid: await visibleHorizon(sqlPool()), seq: 0n }), hasMore: false };
   }
-  const values = [
-    projectId,
-    horizon.toString(),
-    from.txid.toString(),
-    from.seq.toString(),
-    filters.types ? [...filters.types] : null,
-    filters.severity ?? null,
-    filters.unread ?? null,
-    limit + 1,
-  ];
   // Only the ordered index scan reads a page without touching the project's other events. The
   // planner can misjudge a project's size (statistics lag behind a burst of events, a new project is
   // not among the most common values) and then sorts all its events for every page (~50 ms at 100k):
-  // sorting is ruled out for this one statement.
-  const { rows } = await withTransaction(sqlPool(), async (client) => {
-    await client.query("SET LOCAL enable_sort = off");
-    return client.query<FeedRow>(SELECT_FEED_PAGE, values);
+  // the horizon's statement rules sorting out for the page's. One transaction, four round trips
+  // (BEGIN, horizon, page, COMMIT); the page's statement still takes its own, later snapshot, as
+  // when the horizon was read first on its own.
+  const { horizon, rows } = await withTransaction(sqlPool(), async (client) => {
+    const horizon = await visibleHorizon(client);
+    const values = [
+      projectId,
+      horizon.toString(),
+      from.txid.toString(),
+      from.seq.toString(),
+      filters.types ? [...filters.types] : null,
+      filters.severity ?? null,
+      filters.unread ?? null,
+      limit + 1,
+    ];
+    return { horizon, rows: (await client.query<FeedRow>(SELECT_FEED_PAGE, values)).rows };
   });
   const page = rows.slice(0, limit);
   const hasMore = rows.length > limit;

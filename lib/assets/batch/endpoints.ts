@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { uuid } from "@/lib/assets/schemas";
+import { projectParams } from "@/lib/core/schemas";
 import { AUTH_ERRORS, IDEMPOTENCY_ERRORS, JSON_BODY_ERRORS, defineEndpoint } from "@/lib/http/endpoint";
 import { batchSchema, createBatchBody, MAX_BATCH_ASSETS } from "./schemas";
 
@@ -16,7 +17,7 @@ export const createBatchEndpoint = defineEndpoint({
   tag: "Assets",
   auth: "apiKey",
   permission: "assets:write",
-  params: z.object({ projectId: uuid }),
+  params: projectParams,
   body: createBatchBody,
   idempotent: true,
   response: { status: 202, description: "The queued batch", schema: batchSchema },
