@@ -5,7 +5,7 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { sleep } from "@/bench/cdn-tools";
-import { freePort } from "@/tests/support/test-server";
+import { freePort } from "@/lib/db/embedded/postmaster";
 
 /** The load side of bench/cdn.ts: wrk, a throw-away nginx, a plain Node server, and how busy the machine is. */
 

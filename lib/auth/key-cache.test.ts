@@ -2,39 +2,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { keyCache } from "@/lib/auth/key-cache";
 import type { AuthenticatedKey } from "@/lib/auth/types";
 import { forgetSingleton } from "@/lib/core/singleton";
+import { fakeListeners, theListener } from "@/tests/support/fake-listen";
 
-/** A stand-in for the LISTEN connection: the test says when it is up and delivers notifications. */
-const fake = vi.hoisted(() => ({
-  listeners: [] as { channel: string; up: boolean; reconnectMs?: number; notify: (payload: string) => void; down: () => void }[],
-}));
-vi.mock("@/lib/db/listen", () => ({
-  listen: (channel: string, onMessage: (payload: string) => void, options: { onDown?: () => void; reconnectMs?: number } = {}) => {
-    const listener = {
-      channel,
-      up: true,
-      reconnectMs: options.reconnectMs,
-      notify: onMessage,
-      down: () => {
-        listener.up = false;
-        options.onDown?.();
-      },
-    };
-    fake.listeners.push(listener);
-    return { listening: () => listener.up, close: async () => undefined };
-  },
-}));
+vi.mock("@/lib/db/listen", () => import("@/tests/support/fake-listen"));
 
 const key = (id: string): AuthenticatedKey => ({ id, projectId: "p", permissions: [], rateLimitPerSecond: null, ownerUserId: "u" });
 
-/** The one listener the cache under test opened. */
-function theListener() {
-  const listener = fake.listeners[0];
-  if (!listener) throw new Error("no listener was opened");
-  return listener;
-}
-
 beforeEach(() => {
-  fake.listeners.length = 0;
+  fakeListeners.length = 0;
   forgetSingleton("keyCache");
   vi.stubEnv("DATABASE_URL", "postgres://unused");
 });
@@ -56,7 +31,7 @@ describe("API key cache", () => {
     expect(keyCache()).toBe(keyCache());
     keyCache().get("h");
     keyCache().get("h");
-    expect(fake.listeners.map((l) => [l.channel, l.reconnectMs])).toEqual([["sieve_api_keys", 1_000]]);
+    expect(fakeListeners.map((l) => [l.channel, l.reconnectMs])).toEqual([["sieve_api_keys", 1_000]]);
   });
 
   it("returns a cached key, and nothing while the listener is down", () => {

@@ -30,9 +30,7 @@ export function dispatchCdn(req: IncomingMessage, res: ServerResponse, requestId
     },
     requestId,
   }).then((response) => {
-    if (response.memo && req.method === "GET" && req.headers.range === undefined && req.headers["x-api-key"] === undefined) {
-      rememberHot(url, response.memo, response.headers);
-    }
+    if (response.memo) rememberHot(req, response.memo, response.headers);
     return writeNode(response, res);
   });
   return true;

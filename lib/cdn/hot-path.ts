@@ -32,8 +32,13 @@ function entries(): Map<string, HotEntry> {
   return processSingleton("cdn-hot-path", () => new Map<string, HotEntry>());
 }
 
+/** What the hot path answers, and so what it may remember: a GET without a range or an API key. */
+function eligible(req: IncomingMessage): boolean {
+  return req.method === "GET" && req.headers.range === undefined && req.headers["x-api-key"] === undefined;
+}
+
 export function serveHot(req: IncomingMessage, res: ServerResponse, requestId: string): boolean {
-  if (req.method !== "GET" || req.headers.range !== undefined || req.headers["x-api-key"] !== undefined) return false;
+  if (!eligible(req)) return false;
   const url = req.url as string;
   const hot = entries();
   const entry = hot.get(url);
@@ -58,8 +63,10 @@ export function serveHot(req: IncomingMessage, res: ServerResponse, requestId: s
   return true;
 }
 
-/** Called after the full handler answered `url` with a 200 from memory for a public asset. */
-export function rememberHot(url: string, memo: HotMemo, headers: Record<string, string>): void {
+/** Called after the full handler answered `req` with a 200 from memory for a public asset. */
+export function rememberHot(req: IncomingMessage, memo: HotMemo, headers: Record<string, string>): void {
+  if (!eligible(req)) return;
+  const url = req.url as string;
   const hot = entries();
   if (hot.size >= MAX_ENTRIES) hot.delete(hot.keys().next().value as string);
   const flat: string[] = [];

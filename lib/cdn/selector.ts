@@ -41,13 +41,13 @@ export function parseSelector(segment: string | undefined): Selector {
   return { kind: "transform", step, canonical: canonicalTransform(step) };
 }
 
-/** The normalized selector for a step: keys in fixed order, normalized values. */
 /** The selector in its one spelling: what signatures cover and cache keys name ("" for none). */
 export function selectorKey(selector: Selector): string {
   if (selector.kind === "none") return "";
   return selector.kind === "lens" ? `@${selector.identifier}` : selector.canonical;
 }
 
+/** The normalized selector for a step: keys in fixed order, normalized values. */
 export function canonicalTransform(step: ImageTransformStep): string {
   const pairs = OPTION_KEYS.filter((key) => step[key] !== undefined).map((key) => `${key}=${step[key]}`);
   return `imageTransform[${pairs.join(",")}]`;

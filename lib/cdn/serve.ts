@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Readable } from "node:stream";
+import { previewContentKey } from "@/lib/assets/storage-keys";
 import { config } from "@/lib/core/config";
 import { ApiError } from "@/lib/core/errors";
 import { notServable } from "@/lib/cdn/access";
@@ -9,7 +10,7 @@ import { derivedBytes, type CachedBytes } from "@/lib/cdn/derived-cache";
 import type { CdnRequest, CdnResponse } from "@/lib/cdn/response";
 import { transformImage } from "@/lib/cdn/transform";
 import { transformSlotFree, withTransformSlot } from "@/lib/cdn/transform-slots";
-import { previewIdentity, previewStorageKey, type Source, type Variant } from "@/lib/cdn/variant";
+import { previewIdentity, type Source, type Variant } from "@/lib/cdn/variant";
 import { readObject, storage } from "@/lib/storage";
 
 /** Stored files up to this size are kept in memory after the first read; larger ones stream from storage. */
@@ -29,7 +30,7 @@ function storedFile(asset: CdnAsset, source: Source): StoredFile {
   if (source === "preview") {
     if (!asset.previewImage) throw new ApiError("asset/no-preview", "This asset has no preview (previews exist for retained images, PDFs, videos and websites).");
     const identity = createHash("sha256").update(`${asset.id}|${previewIdentity(asset)}`).digest("base64url").slice(0, 32);
-    return { key: previewStorageKey(asset), contentType: "image/webp", etag: `"p-${identity}"`, size: asset.previewImage.sizeInBytes ?? null, filename: `${baseName(asset.name)}.webp` };
+    return { key: previewContentKey(asset.projectId, asset.id), contentType: "image/webp", etag: `"p-${identity}"`, size: asset.previewImage.sizeInBytes ?? null, filename: `${baseName(asset.name)}.webp` };
   }
   return {
     key: asset.storageId as string,
@@ -50,24 +51,20 @@ export async function serveStored(asset: CdnAsset, source: Source, request: CdnR
     const bytes = await derivedBytes({ key: bytesKey, assetId: asset.id, produce: () => readWhole(asset, file.key, file.contentType) });
     return { ...withBody(headers, bytes.data, request, file.etag), memoKey: bytesKey };
   }
-  // The size comes from the record (one storage call for a GET); a HEAD only asks storage whether it is there.
-  const size = file.size ?? (await storage().head(file.key))?.sizeInBytes;
-  if (size === undefined) throw contentUnavailable(asset);
+  // The size comes from the record (one storage call for a GET: the read); a HEAD, or a record
+  // without a size, asks storage once whether the file is there and how large it is.
+  let size = file.size;
+  if (size === null || request.method === "HEAD") {
+    const stored = await storage().head(file.key);
+    if (!stored) throw contentUnavailable(asset);
+    size ??= stored.sizeInBytes;
+  }
   const range = parseRange(request.header("range"), size, request.header("if-range"), file.etag);
   if (range.kind === "unsatisfiable") unsatisfiable(size);
-  if (request.method === "HEAD") {
-    if (!(await storage().head(file.key))) throw contentUnavailable(asset);
-    return { status: 200, headers: { ...headers, "Content-Length": String(size) }, body: null };
-  }
+  if (request.method === "HEAD") return { status: 200, headers: { ...headers, "Content-Length": String(size) }, body: null };
   const object = await storage().get(file.key, range.kind === "range" ? { range: { start: range.start, end: range.end } } : undefined);
   if (!object) throw contentUnavailable(asset);
-  if (range.kind === "range") {
-    return {
-      status: 206,
-      headers: { ...headers, "Content-Length": String(range.end - range.start + 1), "Content-Range": `bytes ${range.start}-${range.end}/${size}` },
-      body: object.body,
-    };
-  }
+  if (range.kind === "range") return { status: 206, headers: partialHeaders(headers, range, size), body: object.body };
   return { status: 200, headers: { ...headers, "Content-Length": String(object.sizeInBytes) }, body: object.body as Readable };
 }
 
@@ -110,14 +107,12 @@ function storedBytesKey(asset: CdnAsset, file: StoredFile): string {
 function withBody(headers: Record<string, string>, data: Buffer, request: CdnRequest, etag: string): CdnResponse {
   const range = parseRange(request.header("range"), data.length, request.header("if-range"), etag);
   if (range.kind === "unsatisfiable") unsatisfiable(data.length);
-  if (range.kind === "range") {
-    return {
-      status: 206,
-      headers: { ...headers, "Content-Length": String(range.end - range.start + 1), "Content-Range": `bytes ${range.start}-${range.end}/${data.length}` },
-      body: data.subarray(range.start, range.end + 1),
-    };
-  }
+  if (range.kind === "range") return { status: 206, headers: partialHeaders(headers, range, data.length), body: data.subarray(range.start, range.end + 1) };
   return { status: 200, headers: { ...headers, "Content-Length": String(data.length) }, body: data };
+}
+
+function partialHeaders(headers: Record<string, string>, range: { start: number; end: number }, size: number): Record<string, string> {
+  return { ...headers, "Content-Length": String(range.end - range.start + 1), "Content-Range": `bytes ${range.start}-${range.end}/${size}` };
 }
 
 function unsatisfiable(size: number): never {

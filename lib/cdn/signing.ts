@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { config } from "@/lib/core/config";
 import { processSingleton } from "@/lib/core/singleton";
 import { sqlPool } from "@/lib/db/client";
+import { withTransaction } from "@/lib/db/transaction";
 
 /**
  * Signed CDN URLs: `?exp=<ms since epoch>&sig=<keyId>.<base64url HMAC-SHA256>`. The HMAC covers a
@@ -98,18 +99,10 @@ async function loadKeys(): Promise<SigningKey[]> {
   const keys = await read();
   if (keys.length > 0) return keys;
   // Two processes racing here: one insert wins (the advisory lock), both then read the same key.
-  const client = await sqlPool().connect();
-  try {
-    await client.query("BEGIN");
+  await withTransaction(sqlPool(), async (client) => {
     await client.query("SELECT pg_advisory_xact_lock(7404, 1)");
     await client.query(INSERT_FIRST_SIGNING_KEY, [newKeyId(), randomBytes(32)]);
-    await client.query("COMMIT");
-  } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw error;
-  } finally {
-    client.release();
-  }
+  });
   return read();
 }
 

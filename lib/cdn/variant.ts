@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { cdnCachePrefix, previewContentKey } from "@/lib/assets/storage-keys";
+import { cdnCachePrefix } from "@/lib/assets/storage-keys";
 import { ApiError } from "@/lib/core/errors";
 import type { CdnAsset } from "@/lib/cdn/asset-state";
 import { requireActiveLens } from "@/lib/cdn/lens-lookup";
@@ -61,10 +61,6 @@ function derived(asset: CdnAsset, source: Source, steps: ImageTransformStep[], v
 export function previewIdentity(asset: CdnAsset): string {
   const p = asset.previewImage;
   return `${p?.generation ?? 0}-${p?.sizeInBytes ?? 0}-${p?.width ?? 0}x${p?.height ?? 0}`;
-}
-
-export function previewStorageKey(asset: CdnAsset): string {
-  return previewContentKey(asset.projectId, asset.id);
 }
 
 function typeName(type: string): string {

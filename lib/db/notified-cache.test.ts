@@ -1,36 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { NotifiedCache } from "@/lib/db/notified-cache";
+import { fakeListeners, theListener } from "@/tests/support/fake-listen";
 
-/** A stand-in for the LISTEN connection: the test says when it is up and delivers notifications. */
-const fake = vi.hoisted(() => ({
-  listeners: [] as { channel: string; up: boolean; reconnectMs?: number; notify: (payload: string) => void; down: () => void }[],
-}));
-vi.mock("@/lib/db/listen", () => ({
-  listen: (channel: string, onMessage: (payload: string) => void, options: { onDown?: () => void; reconnectMs?: number } = {}) => {
-    const listener = {
-      channel,
-      up: true,
-      reconnectMs: options.reconnectMs,
-      notify: onMessage,
-      down: () => {
-        listener.up = false;
-        options.onDown?.();
-      },
-    };
-    fake.listeners.push(listener);
-    return { listening: () => listener.up, close: async () => undefined };
-  },
-}));
-
-/** The one listener the cache under test opened. */
-function theListener() {
-  const listener = fake.listeners[0];
-  if (!listener) throw new Error("no listener was opened");
-  return listener;
-}
+vi.mock("@/lib/db/listen", () => import("@/tests/support/fake-listen"));
 
 beforeEach(() => {
-  fake.listeners.length = 0;
+  fakeListeners.length = 0;
   vi.stubEnv("DATABASE_URL", "postgres://unused");
 });
 afterEach(() => vi.unstubAllEnvs());
@@ -51,7 +26,7 @@ describe("NotifiedCache", () => {
   it("listens once on its channel and caches values, including a cached absence", () => {
     const c = cache();
     c.get("a");
-    expect(fake.listeners.map((l) => [l.channel, l.reconnectMs])).toEqual([["test_channel", 1_000]]);
+    expect(fakeListeners.map((l) => [l.channel, l.reconnectMs])).toEqual([["test_channel", 1_000]]);
     c.set("a", "A", c.currentGeneration());
     c.set("b", null, c.currentGeneration());
     expect(c.get("a")).toEqual(expect.objectContaining({ value: "A" }));
@@ -64,7 +39,7 @@ describe("NotifiedCache", () => {
     const without = cache();
     without.set("a", "A", without.currentGeneration());
     expect(without.get("a")).toBeUndefined();
-    expect(fake.listeners).toHaveLength(0);
+    expect(fakeListeners).toHaveLength(0);
 
     vi.stubEnv("DATABASE_URL", "postgres://unused");
     const c = cache();

@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { chmod, mkdtemp, rm } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "@/lib/db/embedded/postmaster";
 
 /**
  * Starts a real Sieve server (`server.ts`, production build) on an embedded PostgreSQL in a
@@ -116,16 +116,4 @@ async function stopProcess(server: ChildProcess) {
   const timer = setTimeout(() => server.kill("SIGKILL"), 10_000);
   await exited;
   clearTimeout(timer);
-}
-
-/** A TCP port on 127.0.0.1 that was free a moment ago (the OS picks it; nothing holds it). */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
 }

@@ -14,9 +14,10 @@ import type { ProcessAssetData } from "./request";
  * Applies a processing outcome to an asset: the assets side of the pipeline's decision. In one
  * transaction: status, report, action, safety hold, preview, children, events, and — when due —
  * storageId and previewImage null with storageDeletedAt; the stored bytes (the preview's with them)
- * are deleted after commit, then waiting requests are woken. Idempotent: only an asset still `pending` in the same processing generation changes; a
- * re-run after a crash between commit and file deletion deletes the (deterministically named) files
- * again. Written in SQL: it sits on the path of every `queue=false` upload.
+ * are deleted after commit, then waiting requests are woken. Idempotent: only an asset still
+ * `pending` in the same processing generation changes; a re-run after a crash between commit and
+ * file deletion deletes the (deterministically named) files again. Written in SQL: it sits on the
+ * path of every `queue=false` upload.
  *
  * The decider (moderation) sees the locked asset with its project's policy columns and returns what
  * to write; it writes nothing itself.

@@ -82,6 +82,7 @@ export async function waitForExit(pid: number, timeoutMs: number): Promise<boole
   return true;
 }
 
+/** A TCP port on 127.0.0.1 that was free a moment ago (the OS picks it; nothing holds it). */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = net.createServer();
