@@ -38,12 +38,6 @@ export async function requireDelivery(connector: ConnectorRow, deliveryId: strin
   return delivery;
 }
 
-async function loadDelivery(deliveryId: string) {
-  const delivery = await db().connectorDelivery.findUnique({ where: { id: deliveryId }, include: DELIVERY_INCLUDE });
-  if (!delivery) throw new ApiError("delivery/not-found");
-  return serializeDelivery(delivery);
-}
-
 /**
  * A new delivery of the same event (`replayOf` = the original), pending and queued in one
  * transaction; the job is sent after commit. Refused when the connector is off (409), and for a
@@ -75,5 +69,5 @@ export async function replayDelivery(connector: ConnectorRow, original: Delivery
 /** Sends a test message now (one attempt, even to a connector that is off) and shows its delivery. */
 export async function testConnector(connector: ConnectorRow) {
   const deliveryId = await sendTestMessage(connector.id);
-  return loadDelivery(deliveryId);
+  return serializeDelivery(await requireDelivery(connector, deliveryId));
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { uuid } from "@/lib/core/schemas";
+import type { ErrorCode } from "@/lib/core/errors";
+import { projectParams, uuid } from "@/lib/core/schemas";
 import { AUTH_ERRORS, IDEMPOTENCY_ERRORS, JSON_BODY_ERRORS, defineEndpoint } from "@/lib/http/endpoint";
 import {
   connectorPageSchema,
@@ -13,10 +14,11 @@ import {
   updateConnectorBody,
 } from "./schemas";
 
-const projectParams = z.object({ projectId: uuid });
 const connectorParams = z.object({ connectorId: uuid });
 const deliveryParams = z.object({ connectorId: uuid, deliveryId: uuid });
 const TAG = "Connectors";
+/** What every endpoint addressing a connector by its id may answer. */
+const CONNECTOR_ERRORS: ErrorCode[] = [...AUTH_ERRORS, "connector/not-found"];
 
 export const listConnectorsEndpoint = defineEndpoint({
   operationId: "listConnectors",
@@ -69,7 +71,7 @@ export const getConnectorEndpoint = defineEndpoint({
   permission: "connectors:read",
   params: connectorParams,
   response: { description: "The connector", schema: connectorSchema },
-  errors: [...AUTH_ERRORS, "connector/not-found"],
+  errors: CONNECTOR_ERRORS,
 });
 
 export const updateConnectorEndpoint = defineEndpoint({
@@ -84,7 +86,7 @@ export const updateConnectorEndpoint = defineEndpoint({
   params: connectorParams,
   body: updateConnectorBody,
   response: { description: "The connector", schema: connectorSchema },
-  errors: [...AUTH_ERRORS, ...JSON_BODY_ERRORS, "connector/not-found", "connector/url-not-allowed"],
+  errors: [...CONNECTOR_ERRORS, ...JSON_BODY_ERRORS, "connector/url-not-allowed"],
 });
 
 export const deleteConnectorEndpoint = defineEndpoint({
@@ -97,7 +99,7 @@ export const deleteConnectorEndpoint = defineEndpoint({
   permission: "connectors:write",
   params: connectorParams,
   response: { description: "Empty object", schema: z.object({}).strict() },
-  errors: [...AUTH_ERRORS, "connector/not-found"],
+  errors: CONNECTOR_ERRORS,
 });
 
 export const rotateConnectorSecretEndpoint = defineEndpoint({
@@ -110,7 +112,7 @@ export const rotateConnectorSecretEndpoint = defineEndpoint({
   permission: "connectors:write",
   params: connectorParams,
   response: { description: "The connector with its new secret", schema: connectorWithSecretSchema },
-  errors: [...AUTH_ERRORS, "connector/not-found"],
+  errors: CONNECTOR_ERRORS,
 });
 
 export const enableConnectorEndpoint = defineEndpoint({
@@ -123,7 +125,7 @@ export const enableConnectorEndpoint = defineEndpoint({
   permission: "connectors:write",
   params: connectorParams,
   response: { description: "The connector", schema: connectorSchema },
-  errors: [...AUTH_ERRORS, "connector/not-found"],
+  errors: CONNECTOR_ERRORS,
 });
 
 export const disableConnectorEndpoint = defineEndpoint({
@@ -136,7 +138,7 @@ export const disableConnectorEndpoint = defineEndpoint({
   permission: "connectors:write",
   params: connectorParams,
   response: { description: "The connector", schema: connectorSchema },
-  errors: [...AUTH_ERRORS, "connector/not-found"],
+  errors: CONNECTOR_ERRORS,
 });
 
 export const testConnectorEndpoint = defineEndpoint({
@@ -150,7 +152,7 @@ export const testConnectorEndpoint = defineEndpoint({
   permission: "connectors:write",
   params: connectorParams,
   response: { description: "The test message's delivery", schema: deliverySchema },
-  errors: [...AUTH_ERRORS, "connector/not-found"],
+  errors: CONNECTOR_ERRORS,
 });
 
 export const listConnectorDeliveriesEndpoint = defineEndpoint({
@@ -164,7 +166,7 @@ export const listConnectorDeliveriesEndpoint = defineEndpoint({
   params: connectorParams,
   query: listDeliveriesQuery,
   response: { description: "A page of deliveries", schema: deliveryPageSchema },
-  errors: [...AUTH_ERRORS, "request/validation-failed", "connector/not-found"],
+  errors: [...CONNECTOR_ERRORS, "request/validation-failed"],
 });
 
 export const getConnectorDeliveryEndpoint = defineEndpoint({
@@ -177,7 +179,7 @@ export const getConnectorDeliveryEndpoint = defineEndpoint({
   permission: "connectors:read",
   params: deliveryParams,
   response: { description: "The delivery", schema: deliverySchema },
-  errors: [...AUTH_ERRORS, "connector/not-found", "delivery/not-found"],
+  errors: [...CONNECTOR_ERRORS, "delivery/not-found"],
 });
 
 export const replayConnectorDeliveryEndpoint = defineEndpoint({
@@ -193,5 +195,5 @@ export const replayConnectorDeliveryEndpoint = defineEndpoint({
   permission: "connectors:write",
   params: deliveryParams,
   response: { status: 202, description: "The new, pending delivery", schema: deliverySchema },
-  errors: [...AUTH_ERRORS, "request/validation-failed", "connector/not-found", "delivery/not-found", "connector/disabled"],
+  errors: [...CONNECTOR_ERRORS, "request/validation-failed", "delivery/not-found", "connector/disabled"],
 });

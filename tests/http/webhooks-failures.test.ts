@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type CrashableServer, type RunningServer } from "@/tests/support/test-server";
+import { describe, expect, it } from "vitest";
 import {
   connectorRow,
   createConnectorRow,
   deliveriesOf,
-  deliveryEnv,
+  deliveryServer,
   feedCursor,
   feedEvents,
   newProject,
-  Receiver,
   settledDeliveries,
   sleep,
-  startSmtp,
   uploadText,
   waitFor,
   type Project,
@@ -23,26 +20,7 @@ import {
  * is 0), `connector.failing` is recorded once, 410 turns a connector off at once, and timeouts and
  * redirects are failures. A server of this file's own: 1 + 3 attempts 200 ms apart, 1 s timeout.
  */
-let server: RunningServer & CrashableServer;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-const receivers: Receiver[] = [];
-
-async function receiver(): Promise<Receiver> {
-  const r = await Receiver.start();
-  receivers.push(r);
-  return r;
-}
-
-beforeAll(async () => {
-  smtp = await startSmtp();
-  server = await startTestServer(deliveryEnv(smtp.port));
-}, 240_000);
-
-afterAll(async () => {
-  await server?.stop();
-  await Promise.all(receivers.map((r) => r.stop()));
-  await smtp?.stop();
-});
+const env = deliveryServer();
 
 /** The project's connector.failing events after `cursor`, once `count` are there (and a moment more). */
 async function failingEvents(project: Project, cursor: string, count: number) {
@@ -55,8 +33,8 @@ const FACT_KEYS = ["connector-id", "connector-name", "connector-type", "consecut
 
 describe("failing deliveries", () => {
   it("a receiver that always fails: the delivery fails after the schedule, then the connector is turned off once", { timeout: 60_000 }, async () => {
-    const project = await newProject(server.baseUrl);
-    const hook = await receiver();
+    const project = await newProject(env.server.baseUrl);
+    const hook = await env.receiver();
     hook.respond = () => ({ status: 500, body: "boom" });
     const connector = await createConnectorRow(project.projectId, { url: hook.url(), name: "Flaky", eventTypes: ["asset.uploaded"] });
     const cursor = await feedCursor(project);
@@ -113,8 +91,8 @@ describe("failing deliveries", () => {
   });
 
   it("concurrent failing deliveries count every failure and record connector.failing once", { timeout: 60_000 }, async () => {
-    const project = await newProject(server.baseUrl);
-    const hook = await receiver();
+    const project = await newProject(env.server.baseUrl);
+    const hook = await env.receiver();
     hook.respond = () => 502;
     const connector = await createConnectorRow(project.projectId, { url: hook.url(), name: "Down" });
     const cursor = await feedCursor(project);
@@ -137,8 +115,8 @@ describe("failing deliveries", () => {
   });
 
   it("HTTP 410 turns the connector off at once", async () => {
-    const project = await newProject(server.baseUrl);
-    const hook = await receiver();
+    const project = await newProject(env.server.baseUrl);
+    const hook = await env.receiver();
     hook.respond = () => 410;
     const connector = await createConnectorRow(project.projectId, { url: hook.url(), name: "Gone", eventTypes: ["asset.uploaded"] });
     const cursor = await feedCursor(project);
@@ -157,8 +135,8 @@ describe("failing deliveries", () => {
   });
 
   it("a receiver that never answers fails each attempt at the timeout", { timeout: 30_000 }, async () => {
-    const project = await newProject(server.baseUrl);
-    const hook = await receiver();
+    const project = await newProject(env.server.baseUrl);
+    const hook = await env.receiver();
     hook.respond = (_r, index) => (index === 0 ? "hang" : 204);
     const connector = await createConnectorRow(project.projectId, { url: hook.url(), eventTypes: ["asset.uploaded"] });
     await uploadText(project, "slow");
@@ -172,8 +150,8 @@ describe("failing deliveries", () => {
   });
 
   it("a redirect is a failed attempt with its status; the target is never requested", async () => {
-    const project = await newProject(server.baseUrl);
-    const hook = await receiver();
+    const project = await newProject(env.server.baseUrl);
+    const hook = await env.receiver();
     hook.respond = (r) => (r.path === "/hook" ? { status: 302, headers: { location: "/elsewhere" } } : 200);
     const connector = await createConnectorRow(project.projectId, { url: hook.url(), eventTypes: ["asset.uploaded"] });
     await uploadText(project, "redirected");
@@ -184,8 +162,8 @@ describe("failing deliveries", () => {
   });
 
   it("a connection refused is a failure with the reason", async () => {
-    const project = await newProject(server.baseUrl);
-    const hook = await receiver();
+    const project = await newProject(env.server.baseUrl);
+    const hook = await env.receiver();
     await hook.down();
     const connector = await createConnectorRow(project.projectId, { url: hook.url(), eventTypes: ["asset.uploaded"] });
     await uploadText(project, "nobody home");

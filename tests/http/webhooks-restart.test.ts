@@ -1,15 +1,12 @@
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { startTestServer, type CrashableServer, type RunningServer } from "@/tests/support/test-server";
+import { expect, it } from "vitest";
 import {
   createConnector,
   deliveriesOf,
-  deliveryEnv,
+  deliveryServer,
   feedCursor,
   feedEvents,
   newProject,
-  Receiver,
   settledDeliveries,
-  startSmtp,
   uploadText,
   waitFor,
 } from "./webhooks-support";
@@ -19,25 +16,12 @@ import {
  * server is SIGKILLed while the delivery waits for its next attempt, the receiver comes back, a new
  * server process starts on the same database, and the event is delivered (once, with its event id).
  */
-let server: RunningServer & CrashableServer;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-let hook: Receiver;
-
-beforeAll(async () => {
-  smtp = await startSmtp();
-  // Attempts 3 s apart: time to kill the server between the first and the second.
-  server = await startTestServer(deliveryEnv(smtp.port, { CONNECTOR_RETRY_SCHEDULE: "3s,3s,3s,3s,3s", SIEVE_EXECUTOR_LEASE_MS: "2000" }));
-}, 240_000);
-
-afterAll(async () => {
-  await server?.stop();
-  await hook?.stop();
-  await smtp?.stop();
-});
+// Attempts 3 s apart: time to kill the server between the first and the second.
+const env = deliveryServer({ CONNECTOR_RETRY_SCHEDULE: "3s,3s,3s,3s,3s", SIEVE_EXECUTOR_LEASE_MS: "2000" });
 
 it("a delivery waiting for its retry is delivered after a server restart", { timeout: 240_000 }, async () => {
-  const project = await newProject(server.baseUrl);
-  hook = await Receiver.start();
+  const project = await newProject(env.server.baseUrl);
+  const hook = await env.receiver();
   const connector = await createConnector(project, { url: hook.url(), eventTypes: ["asset.uploaded"] });
   hook.secrets = [connector.secret];
   await hook.down();
@@ -52,9 +36,9 @@ it("a delivery waiting for its retry is delivered after a server restart", { tim
   expect(failed).toMatchObject({ status: "pending", attempts: 1 });
   expect(failed!.log[0]!.error).toMatch(/ECONNREFUSED/);
 
-  await server.kill();
+  await env.server.kill();
   await hook.up();
-  await server.restart();
+  await env.server.restart();
 
   const [delivered] = await settledDeliveries(connector.id, 1, 60_000);
   expect(delivered).toMatchObject({ status: "succeeded", attempts: 2, lastStatusCode: 200 });

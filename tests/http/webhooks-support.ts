@@ -3,14 +3,56 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
 import { Webhook } from "standardwebhooks";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import { PERMISSIONS } from "@/lib/auth/permissions";
+import { startTestServer, type CrashableServer, type RunningServer } from "@/tests/support/test-server";
 
 /**
  * Support of the webhook delivery tests (webhooks*.test.ts): a real HTTP receiver that verifies
  * every request with the `standardwebhooks` package, an SMTP server (smtp-server), connectors made
  * through the API or as database rows, and a small API client for a server of the test's own.
  */
+
+export interface DeliveryServer {
+  /** Set once the file's beforeAll ran. */
+  readonly server: RunningServer & CrashableServer;
+  readonly smtp: Smtp;
+  /** A receiver verifying with `secrets`, stopped after the file's tests. */
+  receiver(secrets?: string[]): Promise<Receiver>;
+}
+
+/**
+ * A delivery test server of the test file's own (deliveryEnv with `extra`) and its SMTP server:
+ * started in the file's beforeAll, stopped with every receiver of `receiver()` in its afterAll.
+ */
+export function deliveryServer(extra: Record<string, string> = {}): DeliveryServer {
+  let server: (RunningServer & CrashableServer) | undefined;
+  let smtp: Smtp | undefined;
+  const receivers: Receiver[] = [];
+  beforeAll(async () => {
+    smtp = await startSmtp();
+    server = await startTestServer(deliveryEnv(smtp.port, extra));
+  }, 240_000);
+  afterAll(async () => {
+    await server?.stop();
+    await Promise.all(receivers.map((r) => r.stop()));
+    await smtp?.stop();
+  });
+  return {
+    get server() {
+      return server!;
+    },
+    get smtp() {
+      return smtp!;
+    },
+    async receiver(secrets = []) {
+      const r = await Receiver.start();
+      r.secrets = secrets;
+      receivers.push(r);
+      return r;
+    },
+  };
+}
 
 /** The settings of a delivery test server: short schedule, quick disable, loopback receivers allowed. */
 export function deliveryEnv(smtpPort: number, extra: Record<string, string> = {}): Record<string, string> {
@@ -155,7 +197,13 @@ export interface ReceivedMail {
   raw: string;
 }
 
-export async function startSmtp(): Promise<{ port: number; mails: ReceivedMail[]; stop: () => Promise<void> }> {
+export interface Smtp {
+  port: number;
+  mails: ReceivedMail[];
+  stop: () => Promise<void>;
+}
+
+export async function startSmtp(): Promise<Smtp> {
   const mails: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,

@@ -1,19 +1,16 @@
 import { Webhook } from "standardwebhooks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTestServer, type CrashableServer, type RunningServer } from "@/tests/support/test-server";
+import { describe, expect, it } from "vitest";
 import {
   connectorRow,
   createConnector,
   createConnectorRow,
   deliveriesOf,
-  deliveryEnv,
+  deliveryServer,
   feedCursor,
   feedEvents,
   newProject,
   newSecret,
-  Receiver,
   settledDeliveries,
-  startSmtp,
   uploadText,
   waitFor,
   type ReceivedRequest,
@@ -25,34 +22,14 @@ import {
  * verified with the standardwebhooks package. Failures, restarts and SSRF: webhooks-failures,
  * webhooks-restart and webhooks-ssrf.
  */
-let server: RunningServer & CrashableServer;
-let smtp: Awaited<ReturnType<typeof startSmtp>>;
-const receivers: Receiver[] = [];
-
-async function receiver(secrets: string[] = []): Promise<Receiver> {
-  const r = await Receiver.start();
-  r.secrets = secrets;
-  receivers.push(r);
-  return r;
-}
-
-beforeAll(async () => {
-  smtp = await startSmtp();
-  server = await startTestServer(deliveryEnv(smtp.port));
-}, 240_000);
-
-afterAll(async () => {
-  await server?.stop();
-  await Promise.all(receivers.map((r) => r.stop()));
-  await smtp?.stop();
-});
+const env = deliveryServer();
 
 const FLAGGED = "I will hurt you";
 
 describe("webhook deliveries", () => {
   it("delivers every event of an upload as a signed envelope whose id is the feed's event id", async () => {
-    const project = await newProject(server.baseUrl);
-    const hook = await receiver();
+    const project = await newProject(env.server.baseUrl);
+    const hook = await env.receiver();
     const connector = await createConnector(project, { url: hook.url(), name: "All events" });
     hook.secrets = [connector.secret];
     const cursor = await feedCursor(project);
@@ -105,9 +82,9 @@ describe("webhook deliveries", () => {
   });
 
   it("delivers only the subscribed event types", async () => {
-    const project = await newProject(server.baseUrl);
-    const all = await receiver();
-    const flaggedOnly = await receiver();
+    const project = await newProject(env.server.baseUrl);
+    const all = await env.receiver();
+    const flaggedOnly = await env.receiver();
     const everything = await createConnector(project, { url: all.url(), name: "Everything" });
     const filtered = await createConnector(project, { url: flaggedOnly.url(), name: "Flags", eventTypes: ["asset.flagged"] });
     flaggedOnly.secrets = [filtered.secret];
@@ -130,8 +107,8 @@ describe("webhook deliveries", () => {
   });
 
   it("retries a failed attempt on the schedule, with the same webhook-id and body, and logs every attempt", async () => {
-    const project = await newProject(server.baseUrl);
-    const hook = await receiver();
+    const project = await newProject(env.server.baseUrl);
+    const hook = await env.receiver();
     hook.respond = (_request, index) => (index === 0 ? { status: 500, body: "database is down" } : 200);
     const connector = await createConnectorRow(project.projectId, { url: hook.url(), eventTypes: ["asset.uploaded"] });
     hook.secrets = [connector.secret];
@@ -154,8 +131,8 @@ describe("webhook deliveries", () => {
   });
 
   it("signs with the old and the new secret during the grace period after a rotation, then only the new", async () => {
-    const project = await newProject(server.baseUrl);
-    const hook = await receiver();
+    const project = await newProject(env.server.baseUrl);
+    const hook = await env.receiver();
     const connector = await createConnector(project, { url: hook.url(), eventTypes: ["asset.uploaded"] });
     const oldSecret = connector.secret;
     const rotated = await project.api.post(`/connectors/${connector.id}/rotate-secret`);
@@ -190,8 +167,8 @@ describe("webhook deliveries", () => {
   });
 
   it("a replay delivers the same webhook-id again as a new delivery", async () => {
-    const project = await newProject(server.baseUrl);
-    const hook = await receiver();
+    const project = await newProject(env.server.baseUrl);
+    const hook = await env.receiver();
     const connector = await createConnector(project, { url: hook.url(), eventTypes: ["asset.uploaded"] });
     hook.secrets = [connector.secret];
     await uploadText(project, "replay me");
@@ -225,8 +202,8 @@ describe("webhook deliveries", () => {
   });
 
   it("sends a test message: one attempt now, logged, a connector.test envelope, failure counters untouched", async () => {
-    const project = await newProject(server.baseUrl);
-    const hook = await receiver();
+    const project = await newProject(env.server.baseUrl);
+    const hook = await env.receiver();
     const connector = await createConnector(project, { url: hook.url(), name: "Tested" });
     hook.secrets = [connector.secret];
     const ok = await project.api.post(`/connectors/${connector.id}/test`);
@@ -257,8 +234,8 @@ describe("webhook deliveries", () => {
 
 describe("Slack and email connectors", () => {
   it("posts a readable Slack message", async () => {
-    const project = await newProject(server.baseUrl);
-    const slack = await receiver();
+    const project = await newProject(env.server.baseUrl);
+    const slack = await env.receiver();
     const connector = await createConnector(project, { type: "slack", url: slack.url("/services/T000/B000/XXXX"), eventTypes: ["asset.flagged"] });
     const assetId = await uploadText(project, FLAGGED);
     await waitFor(() => slack.requests.length === 1, "the Slack message");
@@ -277,14 +254,14 @@ describe("Slack and email connectors", () => {
   });
 
   it("sends an email the SMTP server accepts, with the subject and the event id", async () => {
-    const project = await newProject(server.baseUrl);
+    const project = await newProject(env.server.baseUrl);
     const connector = await createConnector(project, { type: "email", recipients: ["ops@example.com", "oncall@example.com"], eventTypes: ["asset.flagged"] });
     const cursor = await feedCursor(project);
     await uploadText(project, FLAGGED);
     const [flagged] = await feedEvents(project, cursor, (events) => events.some((e) => e.type === "asset.flagged")).then((events) =>
       events.filter((e) => e.type === "asset.flagged"),
     );
-    const mail = await waitFor(() => smtp.mails.find((m) => m.raw.includes(flagged.id)), "the email");
+    const mail = await waitFor(() => env.smtp.mails.find((m) => m.raw.includes(flagged.id)), "the email");
     expect(mail.from).toBe("alerts@sieve.test");
     expect(mail.to).toEqual(["ops@example.com", "oncall@example.com"]);
     const subject = /^Subject: (.*)$/m.exec(mail.raw)?.[1] ?? "";
@@ -299,8 +276,8 @@ describe("Slack and email connectors", () => {
 
 describe("concurrency", () => {
   it("50 events to 2 connectors: each connector receives each event exactly once", { timeout: 120_000 }, async () => {
-    const project = await newProject(server.baseUrl);
-    const [a, b] = [await receiver(), await receiver()];
+    const project = await newProject(env.server.baseUrl);
+    const [a, b] = [await env.receiver(), await env.receiver()];
     const connectors = [
       await createConnector(project, { url: a.url(), eventTypes: ["asset.uploaded"], name: "A" }),
       await createConnector(project, { url: b.url(), eventTypes: ["asset.uploaded"], name: "B" }),

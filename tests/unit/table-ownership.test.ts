@@ -23,7 +23,6 @@ import {
   SELECT_EVENTS_BEYOND_HORIZON,
 } from "@/lib/connectors/dispatch";
 import { CLAIM_UNATTEMPTED_DELIVERIES, MARK_DELIVERIES_QUEUED } from "@/lib/connectors/delivery-jobs";
-import { RECORD_SUCCESSES } from "@/lib/connectors/delivery/batched";
 import { FAIL_DELIVERY } from "@/lib/connectors/delivery/give-up";
 import {
   CANCEL_DELIVERY,
@@ -33,7 +32,7 @@ import {
   LOAD_DELIVERY,
   LOCK_CONNECTOR_FAILURES,
   RECORD_ATTEMPT,
-  RECORD_SUCCESS,
+  RECORD_SUCCESSES,
   TOUCH_CONNECTOR_SUCCESS,
   UPDATE_CONNECTOR_FAILURE,
 } from "@/lib/connectors/delivery/store";
@@ -70,7 +69,6 @@ const STATEMENTS: Record<string, string> = {
   MARK_DELIVERIES_QUEUED,
   CLAIM_UNATTEMPTED_DELIVERIES,
   RECORD_ATTEMPT,
-  RECORD_SUCCESS,
   RECORD_SUCCESSES,
   TOUCH_CONNECTOR_SUCCESS,
   CANCEL_DELIVERY,

@@ -28,7 +28,7 @@ import {
  *
  * A success of a connector without a failure run is one statement that holds the delivery's row
  * only (attempt row, delivery), plus, every few seconds, a single-row update of the connector's
- * `last_success_at` in its own transaction (store.ts: RECORD_SUCCESS, TOUCH_CONNECTOR_SUCCESS), so
+ * `last_success_at` in its own transaction (store.ts: RECORD_SUCCESSES, TOUCH_CONNECTOR_SUCCESS), so
  * concurrent successes of one connector do not queue on its row lock. The first success after
  * failures is one statement under the connector's row lock (attempt row, delivery, failure run
  * reset). A failure is one transaction under the connector's row lock: the failure run grows, and

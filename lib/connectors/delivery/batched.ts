@@ -2,12 +2,12 @@ import type pg from "pg";
 import { processSingleton } from "@/lib/core/singleton";
 import { sqlPool } from "@/lib/db/client";
 import {
-  LAST_SUCCESS_REFRESH_MS,
   loadDeliveries,
   recordSuccess,
-  TOUCH_CONNECTOR_SUCCESS,
-  type DeliveryStatus,
+  recordSuccesses,
   type LoadedDelivery,
+  type SavedAttempt,
+  type SuccessInput,
   type SuccessRecord,
 } from "./store";
 
@@ -16,9 +16,7 @@ import {
  * start together, and the records of successes that end together, are each one statement, so a
  * burst of deliveries costs a few round trips and commits instead of two per delivery. A call joins
  * the next batch when up to MAX_IN_FLIGHT batches are running, else starts one at once (an idle
- * server adds no wait). RECORD_SUCCESSES is RECORD_SUCCESS (store.ts) for many rows; it holds only
- * delivery rows, and when it fails as a whole (a deadlock with a multi-row update elsewhere, a
- * delivery deleted meanwhile) each success is recorded on its own.
+ * server adds no wait).
  */
 const MAX_IN_FLIGHT = 2;
 const MAX_BATCH = 500;
@@ -71,86 +69,18 @@ export function loadFirstAttempt(deliveryId: string): Promise<LoadedDelivery | n
   return load(deliveryId);
 }
 
-export const RECORD_SUCCESSES = `WITH input AS (
-  SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[])
-    AS i(delivery_id, attempt, started_at, latency_ms, status_code, response_excerpt)),
-attempt AS (
-  INSERT INTO connector_delivery_attempts (id, delivery_id, attempt, started_at, latency_ms, status_code, error, response_excerpt)
-  SELECT gen_random_uuid(), d.id, i.attempt, i.started_at, i.latency_ms, i.status_code, NULL, i.response_excerpt
-    FROM input i JOIN connector_deliveries d ON d.id = i.delivery_id
-  ON CONFLICT (delivery_id, attempt) DO NOTHING
-  RETURNING delivery_id, attempt, status_code),
-delivery AS (
-  UPDATE connector_deliveries d
-     SET status = 'succeeded',
-         attempts = GREATEST(d.attempts, attempt.attempt),
-         last_status_code = attempt.status_code,
-         last_error = NULL,
-         next_attempt_at = NULL,
-         finished_at = coalesce(d.finished_at, now()),
-         updated_at = now()
-    FROM attempt WHERE d.id = attempt.delivery_id
-  RETURNING d.id, d.status::text AS status, d.next_attempt_at, d.connector_id)
-SELECT delivery.id, delivery.status, delivery.next_attempt_at, delivery.connector_id,
-       coalesce(c.consecutive_failures > 0 OR c.failing_since IS NOT NULL, false) AS failing
-  FROM delivery LEFT JOIN connectors c ON c.id = delivery.connector_id`;
-
-type Saved = { status: DeliveryStatus; nextAttemptAt: Date | null } | null;
-
-interface SuccessInput {
-  record: SuccessRecord;
-  lastSuccessAt: Date | null;
-}
-
-async function recordSuccesses(db: Queryable, inputs: SuccessInput[]): Promise<Saved[]> {
-  if (inputs.length === 1) return [await recordSuccess(db, inputs[0]!.record, inputs[0]!.lastSuccessAt)];
-  const records = inputs.map((i) => i.record);
-  let rows: { id: string; status: DeliveryStatus; next_attempt_at: Date | null; connector_id: string; failing: boolean }[];
-  try {
-    ({ rows } = await db.query({
-      name: "sieve-delivery-record-successes",
-      text: RECORD_SUCCESSES,
-      values: [
-        records.map((r) => r.deliveryId),
-        records.map((r) => r.attempt),
-        records.map((r) => r.startedAt.toISOString()), // pg's Date serialisation is slow
-        records.map((r) => r.latencyMs),
-        records.map((r) => r.statusCode),
-        records.map((r) => r.responseExcerpt),
-      ],
-    }));
-  } catch {
-    // One by one: each holds a single delivery row, and a deleted delivery only fails its own.
-    return Promise.all(inputs.map((i) => recordSuccess(db, i.record, i.lastSuccessAt)));
-  }
-  await touchConnectors(db, inputs, rows);
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return records.map((r) => {
-    const row = byId.get(r.deliveryId);
-    return row ? { status: row.status, nextAttemptAt: row.next_attempt_at } : null;
-  });
-}
-
-/** TOUCH_CONNECTOR_SUCCESS once per connector of the batch, where due (see recordSuccess). */
-async function touchConnectors(db: Queryable, inputs: SuccessInput[], rows: { connector_id: string; failing: boolean }[]): Promise<void> {
-  const failing = new Map<string, boolean>();
-  for (const row of rows) failing.set(row.connector_id, (failing.get(row.connector_id) ?? false) || row.failing);
-  const stale = new Set(
-    inputs
-      .filter((i) => i.lastSuccessAt === null || Date.now() - i.lastSuccessAt.getTime() >= LAST_SUCCESS_REFRESH_MS)
-      .map((i) => i.record.connectorId),
-  );
-  for (const [connectorId, reset] of failing) {
-    if (reset || stale.has(connectorId)) {
-      await db.query({ name: "sieve-delivery-touch-connector", text: TOUCH_CONNECTOR_SUCCESS, values: [connectorId, reset] });
-    }
-  }
+/**
+ * recordSuccesses for a batch; when it fails as a whole (a deadlock with a multi-row update
+ * elsewhere, a delivery deleted meanwhile) each success is recorded on its own.
+ */
+function recordBatch(db: Queryable, inputs: SuccessInput[]): Promise<SavedAttempt[]> {
+  return recordSuccesses(db, inputs).catch(() => Promise.all(inputs.map((i) => recordSuccess(db, i.record, i.lastSuccessAt))));
 }
 
 /** recordSuccess (store.ts), batched with the successes that end at the same time. */
-export function recordSuccessBatched(record: SuccessRecord, lastSuccessAt: Date | null): Promise<Saved> {
+export function recordSuccessBatched(record: SuccessRecord, lastSuccessAt: Date | null): Promise<SavedAttempt> {
   const record1 = processSingleton("connectorDeliverySuccesses", () =>
-    batcher<SuccessInput, Saved>((inputs) => recordSuccesses(sqlPool(), inputs)),
+    batcher<SuccessInput, SavedAttempt>((inputs) => recordBatch(sqlPool(), inputs)),
   );
   return record1({ record, lastSuccessAt });
 }

@@ -4,20 +4,23 @@ import type { ConnectorTarget } from "./send";
 
 /**
  * The delivery side's SQL (hand-written: this is the hot path of every delivery, two statements for
- * a successful attempt: LOAD_DELIVERY, then RECORD_SUCCESS). Locks are always taken connector row
+ * a successful attempt: LOAD_DELIVERY, then RECORD_SUCCESSES). Locks are always taken connector row
  * first, then delivery rows, like the connectors API does, so concurrent deliveries, disables and
  * replays cannot deadlock. A success of a connector without a failure run (the common case) takes
- * no connector lock at all: RECORD_SUCCESS touches the delivery alone (so the deliveries of one
+ * no connector lock at all: RECORD_SUCCESSES touches delivery rows alone (so the deliveries of one
  * connector do not serialise on its row), and `last_success_at` is refreshed at most every few
  * seconds by TOUCH_CONNECTOR_SUCCESS, a single-row autocommit statement of its own (never a
  * connector lock while a delivery row is held). The first success after failures and every failure
  * go through RECORD_ATTEMPT under the connector's row lock (the failure run is reset or grown).
- * First attempts load and record successes in batches (batched.ts: LOAD_DELIVERIES, and
- * RECORD_SUCCESSES, the multi-row RECORD_SUCCESS).
+ * Both write the delivery's row with one SET list (deliveryAfterAttempt). First attempts load and
+ * record successes in batches (batched.ts, with LOAD_DELIVERIES and RECORD_SUCCESSES).
  */
 type Queryable = Pick<pg.PoolClient, "query">;
 
 export type DeliveryStatus = "pending" | "succeeded" | "failed" | "cancelled";
+
+/** A delivery's state after a recorded attempt; null when nothing was recorded. */
+export type SavedAttempt = { status: DeliveryStatus; nextAttemptAt: Date | null } | null;
 
 /** A delivery with its connector, its event and (when already recorded) attempt $2. */
 export const LOAD_DELIVERY = `SELECT d.status::text AS status, d.attempts, d.next_attempt_at, d.last_status_code, d.last_error,
@@ -142,11 +145,28 @@ function loadedDelivery(row: LoadRow): LoadedDelivery {
 }
 
 /**
- * Records attempt $2 and the delivery's new state in one statement, under the connector's row lock.
- * $8 is the delivery's new status; a delivery cancelled meanwhile (its connector was turned off while
- * the request was in flight) stays cancelled unless this attempt succeeded. With $11 (a successful
- * attempt of an event delivery) the connector's failure run is reset. Returns no row when attempt
- * $2 was already recorded (or the delivery is gone): nothing is changed then.
+ * The SET list of a delivery's row after an attempt, from SQL expressions for the attempt's values
+ * (the one place that says what an attempt does to its delivery). `status` is the delivery's new
+ * status; a delivery cancelled meanwhile (its connector was turned off while the request was in
+ * flight) stays cancelled unless this attempt succeeded. A pending delivery's next attempt is due
+ * `retryDelayMs` from now; any other status finishes it.
+ */
+function deliveryAfterAttempt(v: { status: string; attempt: string; statusCode: string; error: string; retryDelayMs: string }): string {
+  const retry = `${v.status} = 'pending' AND d.status <> 'cancelled'`;
+  return `status = CASE WHEN d.status = 'cancelled' AND ${v.status} <> 'succeeded' THEN d.status ELSE ${v.status} END,
+         attempts = GREATEST(d.attempts, ${v.attempt}),
+         last_status_code = ${v.statusCode},
+         last_error = ${v.error},
+         next_attempt_at = CASE WHEN ${retry} THEN now() + make_interval(secs => ${v.retryDelayMs} / 1000) END,
+         finished_at = CASE WHEN ${retry} THEN NULL ELSE coalesce(d.finished_at, now()) END,
+         updated_at = now()`;
+}
+
+/**
+ * Records attempt $2 and the delivery's new state ($8, see deliveryAfterAttempt) in one statement,
+ * under the connector's row lock. With $11 (a successful attempt of an event delivery) the
+ * connector's failure run is reset. Returns no row when attempt $2 was already recorded (or the
+ * delivery is gone): nothing is changed then.
  */
 export const RECORD_ATTEMPT = `WITH locked AS (SELECT id FROM connectors WHERE id = $10::uuid FOR UPDATE),
 attempt AS (
@@ -156,15 +176,7 @@ attempt AS (
   RETURNING delivery_id),
 delivery AS (
   UPDATE connector_deliveries d
-     SET status = CASE WHEN d.status = 'cancelled' AND $8::delivery_status <> 'succeeded' THEN d.status ELSE $8::delivery_status END,
-         attempts = GREATEST(d.attempts, $2::int),
-         last_status_code = $5::int,
-         last_error = $6::text,
-         next_attempt_at = CASE WHEN $8::delivery_status = 'pending' AND d.status <> 'cancelled'
-                                THEN now() + make_interval(secs => $9::float8 / 1000) END,
-         finished_at = CASE WHEN $8::delivery_status = 'pending' AND d.status <> 'cancelled' THEN NULL
-                            ELSE coalesce(d.finished_at, now()) END,
-         updated_at = now()
+     SET ${deliveryAfterAttempt({ status: "$8::delivery_status", attempt: "$2::int", statusCode: "$5::int", error: "$6::text", retryDelayMs: "$9::float8" })}
     FROM attempt WHERE d.id = attempt.delivery_id
   RETURNING d.status::text AS status, d.next_attempt_at),
 reset AS (
@@ -190,7 +202,7 @@ export interface AttemptRecord {
 }
 
 /** Null when the attempt was already recorded (by a concurrent or earlier call). */
-export async function recordAttempt(db: Queryable, r: AttemptRecord): Promise<{ status: DeliveryStatus; nextAttemptAt: Date | null } | null> {
+export async function recordAttempt(db: Queryable, r: AttemptRecord): Promise<SavedAttempt> {
   const { rows } = await db.query<{ status: DeliveryStatus; next_attempt_at: Date | null }>({
     name: "sieve-delivery-record-attempt",
     text: RECORD_ATTEMPT,
@@ -213,33 +225,28 @@ export async function recordAttempt(db: Queryable, r: AttemptRecord): Promise<{ 
 }
 
 /**
- * RECORD_ATTEMPT without the connector: records a successful attempt $2 and the delivery's new
- * state ($8, 'succeeded') while holding only the delivery's row, for a connector whose loaded state
- * shows no failure run. The same rules otherwise: a delivery cancelled meanwhile stays cancelled
- * unless this attempt succeeded; no row (and nothing changed) when attempt $2 was already recorded
- * or the delivery is gone. `failing` reports a failure run another attempt started meanwhile (read,
- * not locked), which TOUCH_CONNECTOR_SUCCESS then resets.
+ * RECORD_ATTEMPT without the connector, for successes of connectors whose loaded state shows no
+ * failure run, any number at once ($1.. are arrays, one element per success): records each
+ * successful attempt and its delivery's new state ('succeeded') holding only the delivery rows. No
+ * row (and nothing changed) for an attempt already recorded or a delivery gone. `failing` reports a
+ * failure run another attempt started meanwhile (read, not locked), which TOUCH_CONNECTOR_SUCCESS
+ * then resets.
  */
-export const RECORD_SUCCESS = `WITH attempt AS (
+export const RECORD_SUCCESSES = `WITH input AS (
+  SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[])
+    AS i(delivery_id, attempt, started_at, latency_ms, status_code, response_excerpt)),
+attempt AS (
   INSERT INTO connector_delivery_attempts (id, delivery_id, attempt, started_at, latency_ms, status_code, error, response_excerpt)
-  SELECT gen_random_uuid(), d.id, $2::int, $3::timestamptz, $4::int, $5::int, $6::text, $7::text
-    FROM connector_deliveries d WHERE d.id = $1::uuid
+  SELECT gen_random_uuid(), d.id, i.attempt, i.started_at, i.latency_ms, i.status_code, NULL, i.response_excerpt
+    FROM input i JOIN connector_deliveries d ON d.id = i.delivery_id
   ON CONFLICT (delivery_id, attempt) DO NOTHING
-  RETURNING delivery_id),
+  RETURNING delivery_id, attempt, status_code),
 delivery AS (
   UPDATE connector_deliveries d
-     SET status = CASE WHEN d.status = 'cancelled' AND $8::delivery_status <> 'succeeded' THEN d.status ELSE $8::delivery_status END,
-         attempts = GREATEST(d.attempts, $2::int),
-         last_status_code = $5::int,
-         last_error = $6::text,
-         next_attempt_at = CASE WHEN $8::delivery_status = 'pending' AND d.status <> 'cancelled'
-                                THEN now() + make_interval(secs => $9::float8 / 1000) END,
-         finished_at = CASE WHEN $8::delivery_status = 'pending' AND d.status <> 'cancelled' THEN NULL
-                            ELSE coalesce(d.finished_at, now()) END,
-         updated_at = now()
+     SET ${deliveryAfterAttempt({ status: "'succeeded'::delivery_status", attempt: "attempt.attempt", statusCode: "attempt.status_code", error: "NULL::text", retryDelayMs: "0" })}
     FROM attempt WHERE d.id = attempt.delivery_id
-  RETURNING d.status::text AS status, d.next_attempt_at, d.connector_id)
-SELECT delivery.status, delivery.next_attempt_at,
+  RETURNING d.id, d.status::text AS status, d.next_attempt_at, d.connector_id)
+SELECT delivery.id, delivery.status, delivery.next_attempt_at, delivery.connector_id,
        coalesce(c.consecutive_failures > 0 OR c.failing_since IS NOT NULL, false) AS failing
   FROM delivery LEFT JOIN connectors c ON c.id = delivery.connector_id`;
 
@@ -259,34 +266,59 @@ export const LAST_SUCCESS_REFRESH_MS = 5000;
 
 export type SuccessRecord = Omit<AttemptRecord, "status" | "retryDelayMs" | "resetConnector">;
 
+export interface SuccessInput {
+  record: SuccessRecord;
+  /** The connector's `last_success_at` as loaded: TOUCH_CONNECTOR_SUCCESS when it is stale. */
+  lastSuccessAt: Date | null;
+}
+
 /**
- * A success of a connector without a failure run (see RECORD_SUCCESS), then its mark on the
- * connector when due. Null when the attempt was already recorded or the delivery is gone.
+ * Successes of connectors without a failure run (RECORD_SUCCESSES), then their marks on their
+ * connectors where due: one TOUCH_CONNECTOR_SUCCESS per connector. Per input, null when the attempt
+ * was already recorded or the delivery is gone.
  */
-export async function recordSuccess(
-  db: Queryable,
-  r: SuccessRecord,
-  lastSuccessAt: Date | null,
-): Promise<{ status: DeliveryStatus; nextAttemptAt: Date | null } | null> {
-  let row: { status: DeliveryStatus; next_attempt_at: Date | null; failing: boolean } | undefined;
+export async function recordSuccesses(db: Queryable, inputs: readonly SuccessInput[]): Promise<SavedAttempt[]> {
+  const records = inputs.map((i) => i.record);
+  const { rows } = await db.query<{ id: string; status: DeliveryStatus; next_attempt_at: Date | null; connector_id: string; failing: boolean }>({
+    name: "sieve-delivery-record-successes",
+    text: RECORD_SUCCESSES,
+    values: [
+      records.map((r) => r.deliveryId),
+      records.map((r) => r.attempt),
+      records.map((r) => r.startedAt.toISOString()), // pg's Date serialisation is slow
+      records.map((r) => r.latencyMs),
+      records.map((r) => r.statusCode),
+      records.map((r) => r.responseExcerpt),
+    ],
+  });
+  const failing = new Map<string, boolean>();
+  for (const row of rows) failing.set(row.connector_id, (failing.get(row.connector_id) ?? false) || row.failing);
+  const stale = new Set(
+    inputs
+      .filter((i) => i.lastSuccessAt === null || Date.now() - i.lastSuccessAt.getTime() >= LAST_SUCCESS_REFRESH_MS)
+      .map((i) => i.record.connectorId),
+  );
+  for (const [connectorId, reset] of failing) {
+    if (reset || stale.has(connectorId)) {
+      await db.query({ name: "sieve-delivery-touch-connector", text: TOUCH_CONNECTOR_SUCCESS, values: [connectorId, reset] });
+    }
+  }
+  const byId = new Map(rows.map((row) => [row.id, row]));
+  return records.map((r) => {
+    const row = byId.get(r.deliveryId);
+    return row ? { status: row.status, nextAttemptAt: row.next_attempt_at } : null;
+  });
+}
+
+/** One success (recordSuccesses); null also when the delivery was deleted between its load and now. */
+export async function recordSuccess(db: Queryable, record: SuccessRecord, lastSuccessAt: Date | null): Promise<SavedAttempt> {
   try {
-    const { rows } = await db.query<{ status: DeliveryStatus; next_attempt_at: Date | null; failing: boolean }>({
-      name: "sieve-delivery-record-success",
-      text: RECORD_SUCCESS,
-      values: [r.deliveryId, r.attempt, r.startedAt, r.latencyMs, r.statusCode, r.error, r.responseExcerpt, "succeeded", 0],
-    });
-    row = rows[0];
+    return (await recordSuccesses(db, [{ record, lastSuccessAt }]))[0] ?? null;
   } catch (error) {
     // 23503: the delivery was deleted (with its connector) between the read and the insert.
     if ((error as { code?: string }).code === "23503") return null;
     throw error;
   }
-  if (!row) return null;
-  const due = lastSuccessAt === null || Date.now() - lastSuccessAt.getTime() >= LAST_SUCCESS_REFRESH_MS;
-  if (row.failing || due) {
-    await db.query({ name: "sieve-delivery-touch-connector", text: TOUCH_CONNECTOR_SUCCESS, values: [r.connectorId, row.failing] });
-  }
-  return { status: row.status, nextAttemptAt: row.next_attempt_at };
 }
 
 /** Ends a delivery that will not be attempted (again); keeps the last attempt's error if it had one. */

@@ -1,0 +1,104 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { ConnectorDeliveryData } from "../delivery-jobs";
+import type { AttemptOutcome } from "./attempt";
+
+/**
+ * The in-process first attempts' lanes, without a database: attempts, loads, hand-offs and the
+ * outbox are stubbed. What is checked is liveness: a delivery waiting for a slot of a lane whose
+ * attempts all hang goes to the job runner by its deadline on its own, and a hand-off never holds a
+ * slot while the outbox relay sends.
+ */
+const attemptDelivery = vi.fn<(deliveryId: string, attempt: number, options?: { onSent?: () => void }) => Promise<AttemptOutcome>>();
+const handOffDeliveries = vi.fn<(runner: unknown, deliveries: readonly ConnectorDeliveryData[]) => Promise<void>>();
+const kickOutbox = vi.fn<() => Promise<void>>();
+
+vi.mock("./attempt", () => ({ attemptDelivery: (...args: Parameters<typeof attemptDelivery>) => attemptDelivery(...args) }));
+vi.mock("./batched", () => ({ loadFirstAttempt: async () => null }));
+vi.mock("../delivery-jobs", () => ({ handOffDeliveries: (...args: Parameters<typeof handOffDeliveries>) => handOffDeliveries(...args) }));
+vi.mock("@/lib/jobs/outbox", () => ({ kickOutbox: () => kickOutbox() }));
+vi.mock("@/lib/db/client", () => ({ sqlPool: () => ({}) }));
+vi.mock("@/lib/db/transaction", () => ({ withTransaction: (_pool: unknown, fn: (client: unknown) => Promise<unknown>) => fn({}) }));
+
+const { FIRST_ATTEMPTS_PER_CONNECTOR, MAX_WAIT_MS, startFirstAttempts } = await import("./first-attempts");
+
+const never = () => new Promise<never>(() => undefined);
+let lane = 0;
+/** `count` deliveries of a connector of their own. */
+function deliveries(count: number, connectorId = `connector-${++lane}`): ConnectorDeliveryData[] {
+  return Array.from({ length: count }, (_, i) => ({ deliveryId: `${connectorId}-d${i}`, connectorId }));
+}
+const handedOff = () => handOffDeliveries.mock.calls.flatMap(([, list]) => list.map((d) => d.deliveryId));
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  attemptDelivery.mockReset();
+  handOffDeliveries.mockReset().mockResolvedValue(undefined);
+  kickOutbox.mockReset().mockResolvedValue(undefined);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("first attempts", () => {
+  it("hands a delivery waiting behind hanging attempts to the job runner by its deadline, without a slot freeing", async () => {
+    attemptDelivery.mockImplementation(never);
+    const first = deliveries(FIRST_ATTEMPTS_PER_CONNECTOR + 1);
+    startFirstAttempts(first);
+    expect(attemptDelivery).toHaveBeenCalledTimes(FIRST_ATTEMPTS_PER_CONNECTOR);
+
+    // A later delivery of the same lane waits too, with a deadline of its own.
+    await vi.advanceTimersByTimeAsync(5_000);
+    const later = deliveries(1, first[0]!.connectorId).map((d) => ({ ...d, deliveryId: `${d.deliveryId}-later` }));
+    startFirstAttempts(later);
+
+    await vi.advanceTimersByTimeAsync(MAX_WAIT_MS - 5_000 - 10);
+    expect(handedOff()).toEqual([]);
+    await vi.advanceTimersByTimeAsync(20);
+    expect(handedOff()).toEqual([first.at(-1)!.deliveryId]);
+    expect(kickOutbox).toHaveBeenCalled();
+
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(handedOff()).toEqual([first.at(-1)!.deliveryId, later[0]!.deliveryId]);
+    expect(attemptDelivery).toHaveBeenCalledTimes(FIRST_ATTEMPTS_PER_CONNECTOR);
+    expect(vi.getTimerCount()).toBe(0); // nothing waits: no timer is left armed
+  });
+
+  it("starts a waiting delivery when a slot frees before its deadline, and does not hand it off", async () => {
+    const releases: (() => void)[] = [];
+    attemptDelivery.mockImplementation(
+      (deliveryId, attempt) =>
+        new Promise((resolve) =>
+          releases.push(() =>
+            resolve({ deliveryId, attempt, status: "succeeded", done: true, statusCode: 200, error: null, nextAttemptAt: null, sent: true }),
+          ),
+        ),
+    );
+    startFirstAttempts(deliveries(FIRST_ATTEMPTS_PER_CONNECTOR + 1));
+    await vi.advanceTimersByTimeAsync(1_000);
+    releases[0]!();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(attemptDelivery).toHaveBeenCalledTimes(FIRST_ATTEMPTS_PER_CONNECTOR + 1);
+    await vi.advanceTimersByTimeAsync(MAX_WAIT_MS * 2);
+    expect(handedOff()).toEqual([]);
+  });
+
+  it("frees a failed attempt's slot once the hand-off is committed, not when the outbox relay is done sending", async () => {
+    kickOutbox.mockImplementation(never); // the relay's send to the job runner hangs
+    attemptDelivery.mockImplementation(async (deliveryId, attempt) => ({
+      deliveryId,
+      attempt,
+      status: "pending",
+      done: false,
+      statusCode: 500,
+      error: "HTTP 500",
+      nextAttemptAt: Date.now() + 5_000,
+      sent: true,
+    }));
+    const all = deliveries(FIRST_ATTEMPTS_PER_CONNECTOR * 3);
+    startFirstAttempts(all);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(attemptDelivery).toHaveBeenCalledTimes(all.length);
+    expect(new Set(handedOff())).toEqual(new Set(all.map((d) => d.deliveryId)));
+  });
+});
