@@ -12,7 +12,7 @@
  *   domains    lib/{events,usage,projects,folders,lenses,assets,cdn,connectors}
  *   engines    lib/moderation                            classifiers, policy, the pipeline's analysis
  *                                                        and decision
- *   entry      app, components, inngest, server.ts, scripts, lib/{openapi,admin}
+ *   entry      app, components, inngest, server.ts, scripts, lib/{openapi,admin,portal}
  *
  * The test tests/unit/architecture.test.ts runs these rules on fixtures that break each one.
  */
@@ -21,7 +21,7 @@ const PLATFORM = "^lib/(db|storage|net|media|executor|jobs|server)/";
 const SHELL = "^lib/(http|auth)/";
 const DOMAINS = "^lib/(events|usage|projects|folders|lenses|assets|cdn|connectors)/";
 const ENGINES = "^lib/moderation/";
-const COMPOSITION = "^lib/(openapi|admin)/";
+const COMPOSITION = "^lib/(openapi|admin|portal)/";
 const ENTRY = "^(app|components|inngest|scripts)/|^server\\.ts$";
 // inngest/client.ts is the job runner's client, reached from lib/ only through lib/jobs (rule below).
 const ABOVE_PLATFORM = [SHELL, DOMAINS, ENGINES, COMPOSITION, "^(app|components|scripts|inngest/functions)/|^server\\.ts$"];

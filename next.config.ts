@@ -13,6 +13,7 @@ const nextConfig: NextConfig = {
     "@tensorflow/tfjs",
     "@tensorflow/tfjs-backend-wasm",
     "tesseract.js",
+    "@node-rs/argon2",
   ],
   poweredByHeader: false,
   typescript: { ignoreBuildErrors: false },

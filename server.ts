@@ -4,9 +4,12 @@
  * everything from one Node HTTP server (so the CDN's hot path can be dispatched below Next.js);
  * this file plugs the application into it — the demo project, background tasks, model warm-up.
  */
+import { randomBytes } from "node:crypto";
+import { setUserPassword } from "@/lib/admin/users";
 import { expireAbandonedUploads } from "@/lib/assets/multipart";
 import { reconcilePendingAssets } from "@/lib/assets/processing/reconcile";
 import { PERMISSIONS } from "@/lib/auth/permissions";
+import { pruneExpiredSessions } from "@/lib/auth/sessions";
 import { dispatchCdn } from "@/lib/cdn/adapters";
 import { startCdnInvalidation } from "@/lib/cdn/invalidation";
 import { startConnectorDispatcher } from "@/lib/connectors/dispatch";
@@ -22,12 +25,20 @@ import { runServer } from "@/lib/server/main";
 import { startPeriodicTasks } from "@/lib/server/maintenance";
 
 const MAINTENANCE_MS = 60_000;
+const DEMO_ADMIN_EMAIL = "admin@sieve.local";
 
 runServer({
   async prepare() {
-    if ((await countProjects()) > 0) return ["  More projects and keys: npm run --silent admin -- create-project --name NAME"];
-    const demo = await createProject({ name: "Demo project", permissions: [...PERMISSIONS] });
+    const signIn = `  Portal users: npm run --silent admin -- create-user --email E --password P --name N --project ID --role admin|member|viewer`;
+    if ((await countProjects()) > 0) return ["  More projects and keys: npm run --silent admin -- create-project --name NAME", signIn];
+    const demo = await createProject({ name: "Demo project", permissions: [...PERMISSIONS], ownerEmail: DEMO_ADMIN_EMAIL, ownerName: "Demo admin" });
+    const password = randomBytes(12).toString("base64url");
+    await setUserPassword({ email: DEMO_ADMIN_EMAIL, password });
     return [
+      `  Reviewer portal: ${config().publicUrl}/login`,
+      `    email:     ${DEMO_ADMIN_EMAIL}`,
+      `    password:  ${password}   (shown once; change it: npm run --silent admin -- set-password --email ${DEMO_ADMIN_EMAIL} --password NEW)`,
+      signIn,
       "  Demo project created (shown once; keep the key):",
       `    projectId: ${demo.projectId}`,
       `    apiKey:    ${demo.apiKey}`,
@@ -40,7 +51,7 @@ runServer({
     // Load the image model now rather than on the first image upload (about 0.8 s).
     warmUpNsfw().catch((error: Error) => console.error(`[sieve] image model did not load: ${error.message}`));
     const stopTasks = startPeriodicTasks([
-      // Housekeeping: abandoned multipart uploads, expired idempotency records, executor history.
+      // Housekeeping: abandoned multipart uploads, expired idempotency records, executor history, sessions.
       {
         label: "maintenance",
         intervalMs: MAINTENANCE_MS,
@@ -48,6 +59,7 @@ runServer({
           await expireAbandonedUploads();
           await pruneExpiredIdempotencyRecords();
           await pruneExecutorHistory(sqlPool());
+          await pruneExpiredSessions();
         },
       },
       // The job outbox (at start too: what a crashed process left goes out at once), then pending

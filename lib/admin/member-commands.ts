@@ -1,5 +1,5 @@
 import { required, type AdminCommand, type Values } from "@/lib/admin/commands";
-import { createUser } from "@/lib/admin/users";
+import { createUser, setUserPassword } from "@/lib/admin/users";
 import { isUuid } from "@/lib/core/ids";
 import { addProjectMember, type MemberRole } from "@/lib/projects/members";
 
@@ -53,6 +53,15 @@ export const memberCommands: Record<string, AdminCommand> = {
         role: role(values),
         invitedByUserId: null,
       });
+    },
+  },
+  "set-password": {
+    usage: "--email EMAIL --password PASSWORD   (ends the user's portal sessions)",
+    options: { email: { type: "string" }, password: { type: "string" } },
+    async run(values) {
+      const password = values.password;
+      if (typeof password !== "string" || password === "") throw new Error("--password is required");
+      return setUserPassword({ email: required(values, "email"), password });
     },
   },
 };

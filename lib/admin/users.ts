@@ -1,4 +1,4 @@
-import { hashPassword, MIN_PASSWORD_LENGTH } from "@/lib/admin/passwords";
+import { hashPassword, MIN_PASSWORD_LENGTH } from "@/lib/auth/passwords";
 import { db } from "@/lib/db/client";
 import { addProjectMemberIn, type MemberRole } from "@/lib/projects/members";
 
@@ -29,6 +29,23 @@ export async function createUser(input: NewUser): Promise<{ userId: string }> {
     if (input.membership) {
       await addProjectMemberIn(tx, { ...input.membership, userId: user.id, invitedByUserId: null });
     }
+    return { userId: user.id };
+  });
+}
+
+/**
+ * Sets a user's password (found by email) and ends their sessions, so a leaked or initial password
+ * stops working everywhere at once.
+ */
+export async function setUserPassword(input: { email: string; password: string }): Promise<{ userId: string }> {
+  const email = input.email.trim().toLowerCase();
+  if (input.password.length < MIN_PASSWORD_LENGTH) throw new Error(`--password must have at least ${MIN_PASSWORD_LENGTH} characters`);
+  const passwordHash = await hashPassword(input.password);
+  return db().$transaction(async (tx) => {
+    const user = await tx.user.findUnique({ where: { email }, select: { id: true } });
+    if (!user) throw new Error(`No user with email ${email}`);
+    await tx.user.update({ where: { id: user.id }, data: { passwordHash } });
+    await tx.session.deleteMany({ where: { userId: user.id } });
     return { userId: user.id };
   });
 }

@@ -56,6 +56,7 @@ export async function insertUploadedAsset(draft: AssetDraft, facts: StoredConten
     moderationAction: null,
     safetyHold: null,
     rejectionNote: null,
+    reviewedAt: null,
     extractedText: null,
     processingGeneration: 0,
     processingRequestedAt: null,

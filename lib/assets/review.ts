@@ -77,10 +77,27 @@ export async function reviewAsset(asset: AssetRow, input: { decision: ReviewDeci
     if ("refused" in transition) throw new ApiError("asset/invalid-transition", transition.refused);
     const updated = await tx.asset.update({
       where: { id: current.id },
-      data: { status: transition.to, rejectionNote: transition.to === "rejected" ? (note ?? DEFAULT_REJECTION_NOTE) : null },
+      data: { status: transition.to, rejectionNote: transition.to === "rejected" ? (note ?? DEFAULT_REJECTION_NOTE) : null, reviewedAt: new Date() },
     });
     await recordEvent(tx, reviewEvent(updated, input.decision, input.actor, note));
     return updated;
+  });
+}
+
+/**
+ * A reviewer keeps an asset that was approved with an alert raised: nothing about the asset
+ * changes (approve is only for rejected assets) but it has had its decision, so it leaves the
+ * review queue. 409 `asset/invalid-transition` for an asset without an open alert.
+ */
+export async function confirmAlertedAsset(asset: AssetRow): Promise<AssetRow> {
+  return db().$transaction(async (tx) => {
+    const current = await lockAsset(tx, asset.id);
+    assertNotHeld(current);
+    const alerted = current.status === "approved" && current.flagged === true && current.moderationAction === "alert";
+    if (!alerted || current.reviewedAt !== null) {
+      throw new ApiError("asset/invalid-transition", `Only a rejected asset can be approved; this one is ${current.status}.`);
+    }
+    return tx.asset.update({ where: { id: current.id }, data: { reviewedAt: new Date() } });
   });
 }
 

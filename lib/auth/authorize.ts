@@ -1,11 +1,13 @@
 import type { Permission } from "@/lib/auth/permissions";
+import { rolePermissions, type RoleName } from "@/lib/auth/roles";
 import type { AuthenticatedKey } from "@/lib/auth/types";
 import { ApiError } from "@/lib/core/errors";
+import { isUuid } from "@/lib/core/ids";
 import { db } from "@/lib/db/client";
 
 /**
- * The one authorisation module: every API route (through handle()) and every future portal action
- * asks here whether an actor may touch a project and do an operation.
+ * The one authorisation module: every API route (through handle()) and every portal page, action
+ * and route asks here whether an actor may touch a project and do an operation.
  */
 
 /** 404 when the project does not exist, 403 when it exists but belongs to another key's project. */
@@ -25,4 +27,64 @@ export function assertPermission(key: AuthenticatedKey, permission: Permission |
   if (permission && !key.permissions.includes(permission)) {
     throw new ApiError("auth/insufficient-permissions", `This API key lacks the "${permission}" permission.`);
   }
+}
+
+/** A signed-in person acting in one project, with what their role lets them do. */
+export interface ProjectMemberActor {
+  userId: string;
+  name: string;
+  projectId: string;
+  projectName: string;
+  role: RoleName;
+  permissions: Permission[];
+}
+
+/**
+ * The user's standing in a project: its owner (admin) or a member with a role; null when neither or
+ * when the project does not exist (callers answer 404 for both, so membership does not leak).
+ */
+export async function projectMembership(userId: string, projectId: string): Promise<ProjectMemberActor | null> {
+  if (!isUuid(projectId)) return null;
+  const project = await db().project.findUnique({
+    where: { id: projectId },
+    select: { id: true, name: true, ownerUserId: true, members: { where: { userId }, select: { role: true, permissions: true } } },
+  });
+  if (!project) return null;
+  const user = await db().user.findUnique({ where: { id: userId }, select: { name: true, email: true } });
+  if (!user) return null;
+  const membership = project.members[0];
+  const role: RoleName | null = project.ownerUserId === userId ? "admin" : (membership?.role ?? null);
+  if (role === null) return null;
+  return {
+    userId,
+    name: user.name?.trim() || user.email,
+    projectId: project.id,
+    projectName: project.name,
+    role,
+    permissions: rolePermissions(role, membership?.permissions ?? []),
+  };
+}
+
+/**
+ * For portal routes, pages and actions: 404 `project/not-found` unless the user belongs to the
+ * project, 403 unless their role grants `permission`.
+ */
+export async function authorizeMember(userId: string, projectId: string, permission?: Permission): Promise<ProjectMemberActor> {
+  const actor = await projectMembership(userId, projectId);
+  if (!actor) throw new ApiError("project/not-found");
+  if (permission && !actor.permissions.includes(permission)) {
+    throw new ApiError("auth/insufficient-permissions", `Your role (${actor.role}) does not allow "${permission}" in this project.`);
+  }
+  return actor;
+}
+
+/** Every project the user owns or belongs to, with their role there. */
+export async function memberProjects(userId: string): Promise<ProjectMemberActor[]> {
+  const projects = await db().project.findMany({
+    where: { OR: [{ ownerUserId: userId }, { members: { some: { userId } } }] },
+    select: { id: true },
+    orderBy: { createdAt: "asc" },
+  });
+  const actors = await Promise.all(projects.map((p) => projectMembership(userId, p.id)));
+  return actors.filter((a): a is ProjectMemberActor => a !== null);
 }

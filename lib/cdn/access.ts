@@ -1,5 +1,6 @@
 import { authenticateApiKey } from "@/lib/auth/api-keys";
-import { assertPermission, assertSameProject } from "@/lib/auth/authorize";
+import { assertPermission, assertSameProject, projectMembership } from "@/lib/auth/authorize";
+import { sessionUser } from "@/lib/auth/sessions";
 import { ApiError } from "@/lib/core/errors";
 import type { CdnAsset } from "@/lib/cdn/asset-state";
 import { verify, type SignedTarget } from "@/lib/cdn/signing";
@@ -7,7 +8,8 @@ import { verify, type SignedTarget } from "@/lib/cdn/signing";
 /**
  * Who may read an asset through the CDN (spec, Authentication 5): anyone for a public asset; for a
  * private one (visibility private or unset) a valid signed URL, or an API key of the project with
- * `assets:download` in X-Api-Key. Portal sessions arrive with the reviewer portal.
+ * `assets:download` in X-Api-Key, or the portal session (cookie) of a project member whose role
+ * grants `assets:download`.
  * A private asset the request may not read answers 404, as if it did not exist; a key that is
  * wrong or lacks the permission gets the API's own 401/403, so its holder can tell.
  */
@@ -15,9 +17,11 @@ export interface Credentials {
   exp: string | null;
   sig: string | null;
   apiKey: string | null;
+  /** The portal session cookie's token. */
+  sessionToken: string | null;
 }
 
-export type Access = "public" | "signed" | "api-key";
+export type Access = "public" | "signed" | "api-key" | "session";
 
 export async function authorise(asset: CdnAsset, target: SignedTarget, credentials: Credentials): Promise<Access> {
   if (asset.visibility === "public") return "public";
@@ -37,7 +41,11 @@ export async function authorise(asset: CdnAsset, target: SignedTarget, credentia
     assertPermission(key, "assets:download");
     return "api-key";
   }
-  throw new ApiError("asset/not-found", "Asset not found (a private asset needs a signed URL or an API key with assets:download).");
+  if (credentials.sessionToken !== null && (await memberMayDownload(credentials.sessionToken, asset.projectId))) return "session";
+  throw new ApiError(
+    "asset/not-found",
+    "Asset not found (a private asset needs a signed URL, an API key with assets:download, or the portal session of a project member).",
+  );
 }
 
 /**
@@ -47,4 +55,12 @@ export async function authorise(asset: CdnAsset, target: SignedTarget, credentia
 export function notServable(asset: CdnAsset, reason: string): ApiError {
   if (asset.visibility !== "public") return new ApiError("asset/not-found");
   return new ApiError("asset/not-available", `The asset is not available: ${reason}.`);
+}
+
+/** A session that is not valid, or a member without the permission, is no credential at all (404). */
+async function memberMayDownload(sessionToken: string, projectId: string): Promise<boolean> {
+  const user = await sessionUser(sessionToken);
+  if (!user) return false;
+  const member = await projectMembership(user.userId, projectId);
+  return member?.permissions.includes("assets:download") ?? false;
 }

@@ -60,6 +60,11 @@ export async function cdnRouteHandler(request: Request): Promise<Response> {
     header: (name) => request.headers.get(name) ?? undefined,
     requestId: request.headers.get("x-request-id") ?? crypto.randomUUID(),
   });
+  return toWebResponse(response);
+}
+
+/** A CDN answer as a fetch Response (route handlers). */
+export function toWebResponse(response: CdnResponse): Response {
   const body = response.body === null ? null : Buffer.isBuffer(response.body) ? new Uint8Array(response.body) : (Readable.toWeb(response.body) as ReadableStream);
   return new Response(body, { status: response.status, headers: response.headers });
 }

@@ -1,3 +1,4 @@
+import { sessionTokenFrom } from "@/lib/auth/sessions";
 import { ApiError } from "@/lib/core/errors";
 import { authorise, notServable, type Access } from "@/lib/cdn/access";
 import { cacheKey, findCdnAsset, type CdnAsset } from "@/lib/cdn/asset-state";
@@ -40,7 +41,12 @@ async function serve(request: CdnRequest): Promise<CdnResponse> {
   const access = await authorise(
     asset,
     { projectId: path.projectId, assetIdentifier: path.assetIdentifier, resource: path.resource, selector: selectorKey(selector) },
-    { exp: request.query.get("exp"), sig: request.query.get("sig"), apiKey: request.header("x-api-key") ?? null },
+    {
+      exp: request.query.get("exp"),
+      sig: request.query.get("sig"),
+      apiKey: request.header("x-api-key") ?? null,
+      sessionToken: sessionTokenFrom(request.header("cookie")),
+    },
   );
   assertServable(asset);
   const variant = await resolveVariant(asset, path.resource, selector);
@@ -81,7 +87,7 @@ function unavailableReason(asset: CdnAsset): string | null {
 /**
  * Shared caches (a CDN in front) may keep a response 5 seconds at most, after which they must
  * revalidate (a cheap 304 by ETag), so a blocked asset stops being served within seconds there
- * too. Signed and key-authorised responses are private: no shared cache may keep them.
+ * too. Signed, key- and session-authorised responses are private: no shared cache may keep them.
  */
 function cacheControlFor(access: Access): string {
   return access === "public" ? "public, max-age=5, must-revalidate" : "private, max-age=5, must-revalidate";

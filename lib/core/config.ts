@@ -61,6 +61,12 @@ const envSchema = z.object({
   CONNECTOR_SECRET_GRACE_SECONDS: int(0).default(24 * 60 * 60),
   SMTP_URL: z.string().url().optional(),
   SMTP_FROM: z.string().default("Sieve <sieve@localhost>"),
+  // Portal sign-in (lib/auth/sessions.ts): Auth.js's secret (else one kept in DATA_DIR), session
+  // lifetime (sliding: extended at most once per SESSION_UPDATE_AGE_SECONDS of use), login limits.
+  AUTH_SECRET: z.string().min(32).optional(),
+  SESSION_MAX_AGE_SECONDS: int(60).default(12 * 60 * 60),
+  SESSION_UPDATE_AGE_SECONDS: int(0).default(15 * 60),
+  LOGIN_ATTEMPTS_PER_MINUTE: int(1).default(5),
   // Inngest: the SDK reads these itself; they also choose the mode (see lib/executor/mode.ts).
   INNGEST_SIGNING_KEY: z.string().optional(),
   INNGEST_EVENT_KEY: z.string().optional(),
@@ -152,6 +158,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       /** After a secret rotation the previous secret still signs for this long. */
       secretGraceMs: e.CONNECTOR_SECRET_GRACE_SECONDS * 1000,
       smtp: { url: e.SMTP_URL, from: e.SMTP_FROM },
+    },
+    portal: {
+      authSecret: e.AUTH_SECRET,
+      sessionMaxAgeSeconds: e.SESSION_MAX_AGE_SECONDS,
+      sessionUpdateAgeSeconds: e.SESSION_UPDATE_AGE_SECONDS,
+      /** Failed sign-ins allowed per minute for one email, and (×4) for one client address. */
+      loginAttemptsPerMinute: e.LOGIN_ATTEMPTS_PER_MINUTE,
+      /** Session cookies are `Secure` when the public URL is https. */
+      secureCookies: publicUrl.startsWith("https://"),
     },
     inngest: {
       /** Embedded executor unless an Inngest server (Cloud, self-hosted or dev) is configured. */

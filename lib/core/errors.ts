@@ -7,6 +7,10 @@ export const ERROR_CODES = {
   "auth/missing-token": { status: 401, message: "No API key was sent (X-Api-Key header)." },
   "auth/invalid-api-key": { status: 401, message: "The API key is invalid, revoked or expired." },
   "auth/project-mismatch": { status: 403, message: "The API key belongs to a different project." },
+  // Portal (session) authentication.
+  "auth/not-signed-in": { status: 401, message: "Sign in to continue (the portal session is missing or has expired)." },
+  "auth/invalid-credentials": { status: 401, message: "The email or password is incorrect." },
+  "auth/cross-site-request": { status: 403, message: "The request did not come from the portal's own pages." },
   "project/not-found": { status: 404, message: "Project not found." },
   "folder/not-found": { status: 404, message: "Folder not found." },
   "batch/not-found": { status: 404, message: "Batch operation not found." },

@@ -62,8 +62,11 @@ export interface EndpointSpec<
   summary: string;
   description?: string;
   tag: string;
-  /** `none` only for the health check and the OpenAPI document. */
-  auth: "apiKey" | "none";
+  /**
+   * `apiKey` for the API; `session` for the portal's JSON routes (a signed-in member of the path's
+   * project, same-origin mutations); `none` only for the health check and the OpenAPI document.
+   */
+  auth: "apiKey" | "session" | "none";
   permission?: Permission;
   /** Parsed after a malformed id has answered its not-found code (lib/http/params.ts). */
   params?: P;

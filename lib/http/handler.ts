@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { authenticateApiKey } from "@/lib/auth/api-keys";
-import { assertPermission, assertProjectAccess } from "@/lib/auth/authorize";
+import { assertPermission, assertProjectAccess, authorizeMember, type ProjectMemberActor } from "@/lib/auth/authorize";
 import type { AuthenticatedKey } from "@/lib/auth/types";
 import { config } from "@/lib/core/config";
 import type { BodyDeclaration, BodyOf, EndpointSpec, HttpMethod } from "@/lib/http/endpoint";
@@ -15,14 +15,19 @@ import {
 } from "@/lib/http/idempotency";
 import { parseInput } from "@/lib/http/input";
 import { checkPathParams } from "@/lib/http/params";
-import { takeToken } from "@/lib/http/rate-limit";
+import { takeToken } from "@/lib/core/rate-limit";
+import { assertSameOrigin, portalSessionUser, type SessionUser } from "@/lib/http/session-auth";
 import { errorResponse, jsonResponse, REQUEST_ID_HEADER } from "@/lib/http/respond";
 
 export interface RequestContext {
   requestId: string;
   request: Request;
-  /** The authenticated key; absent only on endpoints declared with `auth: "none"`. */
+  /** The authenticated key, on endpoints declared with `auth: "apiKey"`. */
   apiKey: AuthenticatedKey;
+  /** The signed-in user, on endpoints declared with `auth: "session"`. */
+  user: SessionUser;
+  /** The user's standing in the path's project (session endpoints with a projectId). */
+  member: ProjectMemberActor;
 }
 
 export interface HandlerInput<P extends z.ZodType, Q extends z.ZodType, B extends BodyDeclaration, H extends HeaderSchema> {
@@ -78,7 +83,14 @@ async function run(
 ): Promise<Response> {
   const rawParams = (await context?.params) ?? {};
   const apiKey = spec.auth === "apiKey" ? await authenticateApiKey(request.headers.get("x-api-key")) : null;
+  if (spec.auth === "session") assertSameOrigin(request);
+  const user = spec.auth === "session" ? await portalSessionUser() : null;
   const checkedParams = checkPathParams(rawParams);
+  let member: ProjectMemberActor | null = null;
+  if (user) {
+    if (typeof checkedParams.projectId === "string") member = await authorizeMember(user.userId, checkedParams.projectId, spec.permission);
+    takeToken(`user:${user.userId}`, config().rateLimit);
+  }
   if (apiKey) {
     if (typeof checkedParams.projectId === "string") await assertProjectAccess(apiKey, checkedParams.projectId);
     assertPermission(apiKey, spec.permission);
@@ -89,7 +101,10 @@ async function run(
 
   const idempotencyKey = spec.idempotent && apiKey ? request.headers.get("idempotency-key") : null;
   const { requestHash, rawReader, ...parsed } = await parseInput(spec, request, checkedParams, idempotencyKey !== null);
-  const input = { ...parsed, ctx: { requestId, request, apiKey: apiKey as AuthenticatedKey } };
+  const input = {
+    ...parsed,
+    ctx: { requestId, request, apiKey: apiKey as AuthenticatedKey, user: user as SessionUser, member: member as ProjectMemberActor },
+  };
   if (idempotencyKey === null || !apiKey) return respond(spec, await fn(input));
 
   const scope = { apiKeyId: apiKey.id, projectId: apiKey.projectId, route: spec.operationId, key: validateIdempotencyKey(idempotencyKey) };

@@ -98,6 +98,7 @@ describe("OpenAPI coverage", () => {
     expect(unserved, "registered endpoints without a route handler built by handle()").toEqual([]);
   });
 
+  // The portal's session routes (/api/portal) are the browser's, not the API's: not in the document.
   it("registers every *Endpoint exported by an endpoint module", async () => {
     const files = findEndpointModules(path.join(ROOT, "lib"));
     expect(files.map((f) => path.relative(ROOT, f))).toContain(path.join("lib", "assets", "endpoints.ts"));
@@ -105,7 +106,7 @@ describe("OpenAPI coverage", () => {
     for (const file of files) {
       const mod = (await import(/* @vite-ignore */ file)) as Record<string, unknown>;
       for (const [name, value] of Object.entries(mod)) {
-        if (name.endsWith("Endpoint") && isEndpointSpec(value) && !API_ENDPOINTS.includes(value)) {
+        if (name.endsWith("Endpoint") && isEndpointSpec(value) && value.auth !== "session" && !API_ENDPOINTS.includes(value)) {
           missing.push(`${name} (${path.relative(ROOT, file)})`);
         }
       }

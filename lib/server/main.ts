@@ -7,6 +7,7 @@ import { sqlPool } from "@/lib/db/client";
 import { prepareInngest } from "@/lib/executor/mode";
 import { ensureDatabase } from "@/lib/db/database";
 import { ensureNextBuild } from "@/lib/server/build";
+import { CLIENT_ADDRESS_HEADER } from "@/lib/server/client-address";
 import { answerClientError, refuseMalformedUrl } from "@/lib/server/malformed-requests";
 import { keepRawQuery } from "@/lib/server/raw-query";
 import { closeConnectionIfBodyUnread } from "@/lib/server/unread-bodies";
@@ -51,6 +52,8 @@ export async function runServer(hooks: ServerHooks): Promise<void> {
     // First, before any per-request work Next.js needs: the CDN's hot path answers on its own.
     if (hooks.dispatch?.(req, res, requestId)) return;
     req.headers["x-request-id"] = requestId;
+    // The peer's address, for the sign-in limits (never taken from the client's own headers).
+    req.headers[CLIENT_ADDRESS_HEADER] = req.socket.remoteAddress ?? "unknown";
     res.setHeader("X-Request-Id", requestId);
     keepRawQuery(req);
     closeConnectionIfBodyUnread(req, res);

@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { verifyPassword } from "@/lib/admin/passwords";
+import { verifyPassword } from "@/lib/auth/passwords";
 import { db } from "@/lib/db/client";
 import { addProjectMember, AlreadyMemberError } from "@/lib/projects/members";
 import { allEvents, factsOf } from "./events-support";

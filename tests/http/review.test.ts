@@ -158,4 +158,26 @@ describe("review decisions", () => {
     expect(expectOk(await review(asset.id, { decision: "approve" })).status).toBe("approved");
     await eventually(async () => expect((await cdn(contentPath(asset))).status).toBe(200));
   });
+
+  it("decides in bulk through the batch API, with assets:review besides assets:write, the key as the reviewer", async () => {
+    const writer = await newKey(p.projectId, ["assets:write", "assets:read"]);
+    const a = await createText(p, THREAT, "batch-a.txt");
+    const b = await createText(p, BENIGN, "batch-b.txt");
+    const body = { operation: "review", decision: "approve", note: "batch ok", assetIds: [a.id, b.id] };
+    expectError(await writer.client.post(`/projects/${p.projectId}/assets/batch`, body), 403, "auth/insufficient-permissions");
+    const started = await p.client.post(`/projects/${p.projectId}/assets/batch`, body);
+    expect(started.status).toBe(202);
+    let batch = started.body;
+    const deadline = Date.now() + 15_000;
+    while (batch.status !== "completed" && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      batch = expectOk(await p.client.get(`/projects/${p.projectId}/assets/batch/${batch.id}`));
+    }
+    expect(batch.items).toEqual([
+      { assetId: a.id, status: "succeeded", code: null, message: null },
+      { assetId: b.id, status: "failed", code: "asset/invalid-transition", message: expect.stringMatching(/approved/) },
+    ]);
+    const [event] = await reviewEventsOf(p, a.id, 1);
+    expect(factsOf(event)).toEqual(expect.arrayContaining([["reviewer-user-id", null], ["note", "batch ok"]]));
+  });
 });

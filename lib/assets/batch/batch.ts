@@ -7,6 +7,7 @@ import { ApiError } from "@/lib/core/errors";
 import { prismaRunner } from "@/lib/db/sql";
 import { enqueueJobs, kickOutbox, type JobMessage } from "@/lib/jobs/outbox";
 import { retryAsset } from "@/lib/assets/processing/retry";
+import { reviewAsset, type ReviewActor, type ReviewDecision } from "@/lib/assets/review";
 import type { ApiBatch, BatchItem, BatchOperationName, CreateBatchBody } from "./schemas";
 
 /**
@@ -33,8 +34,11 @@ export function serializeBatch(row: BatchOperation): ApiBatch {
   };
 }
 
-export async function createBatch(projectId: string, body: CreateBatchBody): Promise<ApiBatch> {
-  const { operation, assetIds, ...params } = body;
+/** `reviewer`: who decides, for the `review` operation (the key's reviewer or the portal user). */
+export async function createBatch(projectId: string, body: CreateBatchBody, reviewer?: ReviewActor): Promise<ApiBatch> {
+  const { operation, assetIds, ...rest } = body;
+  if (operation === "review" && !reviewer) throw new Error("A review batch needs its reviewer");
+  const params = operation === "review" ? { ...rest, reviewer } : rest;
   if (body.operation === "move" && body.folderId) await requireFolderInProject(projectId, body.folderId);
   const items: BatchItem[] = assetIds.map((assetId) => ({ assetId: assetId.toLowerCase(), status: "queued", code: null, message: null }));
   // The batch and its job commit together (the job outbox); the relay hands the job over after commit.
@@ -88,7 +92,13 @@ export async function runBatchItem(batchId: string, index: number): Promise<Batc
 async function applyOperation(batch: BatchOperation, assetId: string): Promise<void> {
   const asset = await db().asset.findFirst({ where: { id: assetId, projectId: batch.projectId } });
   if (!asset) throw new ApiError("asset/not-found");
-  const params = batch.params as { folderId?: string | null; visibility?: "public" | "private" | null };
+  const params = batch.params as {
+    folderId?: string | null;
+    visibility?: "public" | "private" | null;
+    decision?: ReviewDecision;
+    note?: string;
+    reviewer?: ReviewActor;
+  };
   switch (batch.operation as BatchOperationName) {
     case "move":
       await moveAsset(asset, params.folderId ?? null);
@@ -104,6 +114,9 @@ async function applyOperation(batch: BatchOperation, assetId: string): Promise<v
       return;
     case "set-visibility":
       await updateAsset(asset, { visibility: params.visibility ?? null });
+      return;
+    case "review":
+      await reviewAsset(asset, { decision: params.decision!, note: params.note ?? null, actor: params.reviewer! });
       return;
   }
 }

@@ -11,6 +11,8 @@ export const createBatchEndpoint = defineEndpoint({
   summary: "Queue a batch operation on up to 100 assets",
   description:
     `Operations: \`move\` (with \`folderId\`), \`delete\`, \`delete-content\`, \`retry\`, \`set-visibility\` (with \`visibility\`), ` +
+    "`review` (with `decision` approve|reject and an optional `note`; needs `assets:review` as well, 403 otherwise; each item as " +
+    "POST /assets/{assetId}/review, e.g. `asset/invalid-transition`), " +
     `on 1 to ${MAX_BATCH_ASSETS} assets of the project. The batch is queued and answered with status 202; each asset's outcome ` +
     "(`succeeded`, or `failed` with the error code the single-asset endpoint would give, e.g. `asset/not-found`, " +
     "`asset/safety-held`, `asset/not-retryable`) appears in `items` of GET …/assets/batch/{batchId}.",

@@ -1,9 +1,11 @@
 import { z } from "zod";
+import { REVIEW_NOTE_MAX_LENGTH } from "@/lib/assets/review";
 import { uuid, visibility } from "@/lib/assets/schemas";
+import { text } from "@/lib/core/schemas";
 
 /** POST /projects/:projectId/assets/batch — one operation on up to MAX_BATCH_ASSETS assets. */
 export const MAX_BATCH_ASSETS = 100;
-export const BATCH_OPERATIONS = ["move", "delete", "delete-content", "retry", "set-visibility"] as const;
+export const BATCH_OPERATIONS = ["move", "delete", "delete-content", "retry", "set-visibility", "review"] as const;
 export type BatchOperationName = (typeof BATCH_OPERATIONS)[number];
 
 const assetIds = z
@@ -19,6 +21,12 @@ export const createBatchBody = z.discriminatedUnion("operation", [
   z.strictObject({ operation: z.literal("delete-content"), assetIds }),
   z.strictObject({ operation: z.literal("retry"), assetIds }),
   z.strictObject({ operation: z.literal("set-visibility"), assetIds, visibility }),
+  z.strictObject({
+    operation: z.literal("review"),
+    assetIds,
+    decision: z.enum(["approve", "reject"]).describe("The same decision as POST /assets/{assetId}/review, for each asset"),
+    note: text().max(REVIEW_NOTE_MAX_LENGTH).optional().describe("The reviewer's note (rejection note for reject)"),
+  }),
 ]);
 export type CreateBatchBody = z.infer<typeof createBatchBody>;
 
@@ -36,7 +44,7 @@ export const batchSchema = z
     id: z.string(),
     projectId: z.string(),
     operation: z.enum(BATCH_OPERATIONS),
-    params: z.record(z.string(), z.unknown()).describe("Operation parameters (folderId, visibility)"),
+    params: z.record(z.string(), z.unknown()).describe("Operation parameters (folderId, visibility, decision, note, reviewer)"),
     status: z.enum(["queued", "running", "completed"]),
     items: z.array(batchItemSchema),
     counts: z.object({ queued: z.number().int(), succeeded: z.number().int(), failed: z.number().int() }),

@@ -23,7 +23,7 @@ export async function retryAsset(asset: AssetRow, queued: boolean): Promise<Asse
   const row = await db().$transaction(async (tx) => {
     const { count } = await tx.asset.updateMany({
       where: { id: asset.id, status: "error" },
-      data: { status: "pending", processingGeneration: { increment: 1 }, queued, processingRequestedAt: null },
+      data: { status: "pending", processingGeneration: { increment: 1 }, queued, processingRequestedAt: null, reviewedAt: null },
     });
     if (count === 0) throw new ApiError("asset/not-retryable", "The asset left status error while the retry was requested.");
     const updated = await tx.asset.findUniqueOrThrow({ where: { id: asset.id } });

@@ -40,6 +40,12 @@ export function takeToken(key: string, limit: RateLimit, now = Date.now()): { li
   return { limit: limit.perSecond, remaining: Math.floor(bucket.tokens) };
 }
 
+/** Gives back a token taken by takeToken (e.g. a sign-in that succeeded counts as no attempt). */
+export function refundToken(key: string, limit: RateLimit): void {
+  const bucket = buckets.get(key);
+  if (bucket) bucket.tokens = Math.min(Math.max(limit.burst, 1), bucket.tokens + 1);
+}
+
 /** Drops buckets that have refilled completely; they carry no information. */
 function pruneFullBuckets(now: number, limit: RateLimit) {
   for (const [key, bucket] of buckets) {

@@ -1,0 +1,26 @@
+import { ApiError } from "@/lib/core/errors";
+import { findCdnAsset } from "@/lib/cdn/asset-state";
+import type { CdnRequest, CdnResponse } from "@/lib/cdn/response";
+import { serveStored } from "@/lib/cdn/serve";
+
+/**
+ * Media for people deciding on an asset (the portal, members with `assets:download`, authorised by
+ * the caller). Unlike public delivery, a rejected or failed asset is shown: a reviewer has to see
+ * what they judge. What stays refused: content under a safety hold (423: nobody looks at it
+ * through Sieve), content never retained or removed (404). Never cached anywhere.
+ */
+export type ReviewResource = "content" | "preview";
+
+const REVIEW_CACHE_CONTROL = "private, no-store";
+
+export async function serveForReview(request: CdnRequest, projectId: string, assetId: string, resource: ReviewResource): Promise<CdnResponse> {
+  const asset = await findCdnAsset(projectId, assetId);
+  if (!asset || asset.id !== assetId) throw new ApiError("asset/not-found");
+  if (asset.held) throw new ApiError("asset/safety-held", "This asset is under a safety hold; its media is not shown.");
+  if (resource === "content" && (asset.contentRemoved || !asset.storageId || !asset.keepContent)) {
+    throw new ApiError("asset/not-found", "The asset's content was not retained or has been removed.");
+  }
+  const response = await serveStored(asset, resource === "content" ? "original" : "preview", request, REVIEW_CACHE_CONTROL);
+  response.memoKey = undefined; // never the public hot path
+  return response;
+}

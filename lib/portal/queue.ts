@@ -1,0 +1,120 @@
+import { dbAssetType, serializeAsset } from "@/lib/assets/serialize";
+import { ApiError } from "@/lib/core/errors";
+import { db } from "@/lib/db/client";
+import type { Asset as AssetRow, Prisma } from "@/lib/db/generated/client";
+import { CATEGORIES, LIKELIHOOD_BANDS, LIKELIHOODS, type Category, type Likelihood } from "@/lib/moderation/report";
+import type { QueueItem, QueuePage, QueueQuery, QueueReason } from "@/lib/portal/types";
+
+/**
+ * The review queue: assets that need a person's decision and have not had one since — rejected by
+ * the pipeline (unanalysable ones included), failed (`error`), or approved with an alert raised.
+ * A decision (portal or API) sets `reviewed_at`, which takes the asset out; a new pipeline run
+ * puts it back. Cursor paging over (createdAt, id), newest or oldest first.
+ */
+const NEEDS_DECISION: Prisma.AssetWhereInput = {
+  reviewedAt: null,
+  OR: [{ status: { in: ["rejected", "error"] } }, { status: "approved", flagged: true, moderationAction: "alert" }],
+};
+
+const BY_REASON: Record<QueueReason, Prisma.AssetWhereInput> = {
+  rejected: { status: "rejected" },
+  error: { status: "error" },
+  alerted: { status: "approved", flagged: true, moderationAction: "alert" },
+};
+
+export function queueReason(row: Pick<AssetRow, "status">): QueueReason {
+  return row.status === "rejected" ? "rejected" : row.status === "error" ? "error" : "alerted";
+}
+
+export function isInQueue(row: Pick<AssetRow, "status" | "reviewedAt" | "flagged" | "moderationAction">): boolean {
+  if (row.reviewedAt !== null) return false;
+  return row.status === "rejected" || row.status === "error" || (row.status === "approved" && row.flagged === true && row.moderationAction === "alert");
+}
+
+/** The lowest score of a likelihood band. */
+export function minimumScore(likelihood: Likelihood): number {
+  const index = LIKELIHOODS.indexOf(likelihood);
+  return index === 0 ? 0 : (LIKELIHOOD_BANDS[index - 1]?.below ?? 0);
+}
+
+interface Cursor {
+  t: number;
+  id: string;
+}
+
+export function encodeCursor(row: { createdAt: Date; id: string }): string {
+  return Buffer.from(JSON.stringify({ t: row.createdAt.getTime(), id: row.id })).toString("base64url");
+}
+
+export function decodeCursor(cursor: string): Cursor {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as Partial<Cursor>;
+    if (typeof value.t === "number" && Number.isFinite(value.t) && typeof value.id === "string" && /^[0-9a-f-]{36}$/.test(value.id)) {
+      return { t: value.t, id: value.id };
+    }
+  } catch {
+    // falls through to the error
+  }
+  throw new ApiError("request/validation-failed", "query.cursor: not a cursor this queue returned");
+}
+
+export function queueWhere(projectId: string, query: QueueQuery): Prisma.AssetWhereInput {
+  const and: Prisma.AssetWhereInput[] = [{ projectId }, NEEDS_DECISION];
+  if (query.reason) and.push(BY_REASON[query.reason]);
+  if (query.type) and.push({ type: dbAssetType(query.type) });
+  if (query.folderId) and.push({ folderId: query.folderId === "root" ? null : query.folderId });
+  if (query.from) and.push({ createdAt: { gte: new Date(query.from) } });
+  if (query.to) and.push({ createdAt: { lt: new Date(query.to) } });
+  if (query.category) {
+    and.push({ report: { path: ["categories", query.category, "score"], gte: minimumScore(query.likelihood ?? "possible") } });
+  } else if (query.likelihood) {
+    // Any category at that likelihood or above.
+    and.push({ OR: CATEGORIES.map((c) => ({ report: { path: ["categories", c, "score"], gte: minimumScore(query.likelihood!) } })) });
+  }
+  if (query.cursor) {
+    const cursor = decodeCursor(query.cursor);
+    const at = new Date(cursor.t);
+    const before = query.order === "oldest" ? "gt" : "lt";
+    and.push({ OR: [{ createdAt: { [before]: at } }, { createdAt: at, id: { [before]: cursor.id } }] });
+  }
+  return { AND: and };
+}
+
+export async function reviewQueuePage(projectId: string, query: QueueQuery): Promise<QueuePage> {
+  const limit = query.limit ?? 25;
+  const direction = query.order === "oldest" ? "asc" : "desc";
+  const rows = await db().asset.findMany({
+    where: queueWhere(projectId, query),
+    orderBy: [{ createdAt: direction }, { id: direction }],
+    take: limit + 1,
+  });
+  const page = rows.slice(0, limit);
+  return { items: page.map(queueItem), nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null };
+}
+
+/** The highest-scoring judged category of a report. */
+export function topCategory(report: unknown): QueueItem["topCategory"] {
+  const categories = (report as { categories?: Record<string, { status?: string; score?: number; likelihood?: Likelihood }> } | null)?.categories;
+  if (!categories) return null;
+  let best: QueueItem["topCategory"] = null;
+  for (const category of CATEGORIES) {
+    const entry = categories[category];
+    if (!entry || entry.status === "not-evaluated" || typeof entry.score !== "number" || !entry.likelihood) continue;
+    if (!best || entry.score > best.score) best = { category: category as Category, likelihood: entry.likelihood, score: entry.score };
+  }
+  return best;
+}
+
+export function queueItem(row: AssetRow): QueueItem {
+  const asset = serializeAsset(row);
+  const media = (resource: "content" | "preview") => `/api/portal/projects/${row.projectId}/assets/${row.id}/media/${resource}`;
+  const hasContent = row.storageId !== null && row.storageDeletedAt === null;
+  return {
+    asset,
+    reason: queueReason(row),
+    topCategory: topCategory(row.report),
+    previewUrl: row.previewImage ? media("preview") : null,
+    contentUrl: hasContent ? media("content") : null,
+    canApprove: row.status === "rejected" || (row.status === "approved" && row.flagged === true && row.moderationAction === "alert" && row.reviewedAt === null),
+  };
+}
