@@ -1,16 +1,17 @@
 /**
  * `npm run bench`: starts a production server on a throw-away embedded PostgreSQL and prints each
  * benchmark's figures as ratios against a baseline measured in the same run. Not a test.
- * BENCH_ONLY=cdn (comma-separated: create-asset, verdict, cdn, events) runs only the named benches.
+ * BENCH_ONLY=cdn (comma-separated: create-asset, verdict, cdn, events, portal) runs only the named benches.
  */
 import { benchCdn } from "@/bench/cdn";
 import { benchCreateAsset } from "@/bench/create-asset";
 import { benchEvents } from "@/bench/events";
+import { benchPortal } from "@/bench/portal";
 import { benchVerdictLatency } from "@/bench/verdict-latency";
 import { ensureNextBuild } from "@/lib/server/build";
 import { startTestServer } from "@/tests/support/test-server";
 
-const BENCHES = ["create-asset", "verdict", "cdn", "events"];
+const BENCHES = ["create-asset", "verdict", "cdn", "events", "portal"];
 
 async function main() {
   const only = (process.env.BENCH_ONLY ?? "").split(",").map((s) => s.trim()).filter(Boolean);
@@ -33,6 +34,7 @@ async function main() {
     if (runs("verdict")) await benchVerdictLatency(server, key.apiKey, project.projectId);
     if (runs("cdn")) await benchCdn(server, key.apiKey, project.projectId);
     if (runs("events")) await benchEvents(server);
+    if (runs("portal")) await benchPortal(server);
   } finally {
     const { disconnectDb } = await import("@/lib/db/client");
     await disconnectDb();

@@ -11,7 +11,7 @@ export interface NewUser {
   email: string;
   password: string;
   name: string;
-  membership?: { projectId: string; role: MemberRole };
+  membership?: { projectId: string; role: MemberRole; permissions?: readonly string[] };
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

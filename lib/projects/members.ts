@@ -17,6 +17,8 @@ export interface NewMember {
   projectId: string;
   userId: string;
   role: MemberRole;
+  /** For role `custom`: the permissions it grants (API permission names). */
+  permissions?: readonly string[];
   /** The user who invited them; null when an operator added them (CLI). */
   invitedByUserId: string | null;
 }
@@ -59,7 +61,7 @@ export async function addProjectMemberIn(tx: Prisma.TransactionClient, member: N
   if (!user) throw new Error(`User ${member.userId} not found`);
   // ON CONFLICT DO NOTHING keeps the transaction usable when a concurrent addition won the race.
   const { count } = await tx.projectMember.createMany({
-    data: [{ projectId: member.projectId, userId: member.userId, role: member.role }],
+    data: [{ projectId: member.projectId, userId: member.userId, role: member.role, permissions: member.role === "custom" ? [...(member.permissions ?? [])] : [] }],
     skipDuplicates: true,
   });
   if (count === 0) {

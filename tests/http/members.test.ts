@@ -26,7 +26,7 @@ describe("admin CLI: users and members", () => {
 
     const user = await db().user.findUniqueOrThrow({ where: { id: created.userId } });
     expect(user).toMatchObject({ email: address, name: "Ann Example" });
-    expect(user.passwordHash).toMatch(/^scrypt\$131072\$8\$1\$/);
+    expect(user.passwordHash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     expect(await verifyPassword("s3cret-pass", user.passwordHash as string)).toBe(true);
     expect(await verifyPassword("wrong-pass", user.passwordHash as string)).toBe(false);
     const membership = await db().projectMember.findUniqueOrThrow({ where: { projectId_userId: { projectId: p.projectId, userId: created.userId } } });
@@ -81,6 +81,9 @@ describe("admin CLI: users and members", () => {
       [["add-member", "--project", p.projectId, "--user", randomUUID(), "--role", "member"], "not found"],
       [["add-member", "--project", p.projectId, "--user", "nope", "--role", "member"], "--user"],
       [["add-member", "--project", p.projectId, "--user", randomUUID()], "--role"],
+      [["create-user", "--email", email(), "--password", "password-1", "--name", "X", "--project", p.projectId, "--role", "custom"], "--permissions"],
+      [["create-user", "--email", email(), "--password", "password-1", "--name", "X", "--project", p.projectId, "--role", "custom", "--permissions", "assets:read,assets:rule"], "Unknown permission"],
+      [["create-user", "--email", email(), "--password", "password-1", "--name", "X", "--project", p.projectId, "--role", "viewer", "--permissions", "assets:review"], "only for --role custom"],
     ];
     const results = await Promise.all(cases.map(([args]) => runCli(args)));
     results.forEach((result, i) => {

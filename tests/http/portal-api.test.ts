@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { BENIGN, THREAT, createText } from "./events-support";
 import { portal, portalUser, queueOf, sessionCookie, type PortalUser } from "./portal-support";
-import { baseUrl, expectError, expectOk, newProject, type TestProject } from "./support";
+import { admin, baseUrl, expectError, expectOk, newProject, type TestProject } from "./support";
 
 /** The portal's JSON routes: session authentication, roles, the review queue and decisions. */
 
@@ -67,6 +67,18 @@ describe("portal sessions", () => {
 });
 
 describe("roles", () => {
+  it("gives a custom member exactly the permissions the CLI granted", async () => {
+    const email = `custom-${crypto.randomUUID()}@example.test`;
+    const args = ["create-user", "--email", email, "--password", "password-1", "--name", "Cus Tom", "--project", p.projectId, "--role", "custom"];
+    const { userId } = await admin(...args, "--permissions", "assets:read,assets:review");
+    const cookie = await sessionCookie(userId);
+    const me = expectOk(await portal(cookie, "GET", "/me"));
+    expect(me.projects).toEqual([{ id: p.projectId, name: "test project", role: "custom", permissions: ["assets:read", "assets:review"] }]);
+    // No assets:download: no review media.
+    const asset = await createText(p, THREAT, "custom.txt", kept);
+    expectError(await portal(cookie, "GET", `/projects/${p.projectId}/assets/${asset.id}/media/content`), 403, "auth/insufficient-permissions");
+  });
+
   it("answers 404 to a user who is not a member, as if the project did not exist", async () => {
     expectError(await portal(outsider.cookie, "GET", `/projects/${p.projectId}/queue`), 404, "project/not-found");
     expectError(await portal(outsider.cookie, "GET", "/projects/not-a-uuid/queue"), 404, "project/not-found");
