@@ -200,12 +200,14 @@ describe("documents, audio and video", () => {
     expect(children.find((c: any) => c.type === "plaintext-document").status).toBe("rejected");
   });
 
-  it("audio is always pending at upload, then gets a media report with a transcription", async () => {
+  it("audio is always pending at upload, then gets a media report with a transcription; with no speech nothing was judged, so it waits for a reviewer", async () => {
     const wav = await readFile(await makeWav(dir, { seconds: 2, frequency: 440 }));
     const created = await createBytes("tone.wav", "audio/wav", wav, {}, false);
     expect(created.status).toBe("pending");
     const asset = await decided(created.id);
-    expect(asset.status).toBe("approved");
+    // Fail closed: a tone has no words to classify and no model hears sounds.
+    expect(asset).toMatchObject({ status: "rejected", moderationAction: null, rejectionNote: expect.stringMatching(/no category could be judged/) });
+    expect(asset.report.notes.unanalysed).toEqual([{ part: "content", categories: [...CATEGORIES], reason: expect.stringMatching(/no category could be judged/) }]);
     expect(asset.report.media).toMatchObject({ sampledFrames: 0, audioTranscribed: true });
     expect(asset.report.media.durationSeconds).toBeCloseTo(2, 0);
   });

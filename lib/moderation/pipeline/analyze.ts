@@ -222,6 +222,8 @@ function hostOf(url: string | null): string | null {
 }
 
 /** Content nothing here can read: every category is unjudged. */
+const NOTHING_JUDGED = "no category could be judged: no text, speech or picture was found that a configured model reads";
+
 function unreadable(reason: string): Collected {
   return { ...empty(), notes: { unsupported: reason }, unanalysed: [{ part: "content", categories: ALL_CATEGORIES, reason }] };
 }
@@ -238,9 +240,14 @@ export async function analyzeAsset(data: ProcessAssetData): Promise<Analysis | n
   const retained = keepsContent(row.processingOptions as LockedAsset["processingOptions"], row.project.keepContentByDefault);
   const collected = await analyzeByType(row, thresholds, retained ? previewerFor(row) : null);
   const unanalysed = [...collected.unanalysed, ...unanalysedParts(collected.parts)];
+  const categories = mergeJudgements(collected.parts.map((p) => p.judgements));
+  // Nothing judged at all (e.g. audio without speech: no model hears sounds) is not a judgement.
+  if (unanalysed.length === 0 && ALL_CATEGORIES.every((c) => (categories[c]?.status ?? "not-evaluated") === "not-evaluated")) {
+    unanalysed.push({ part: "content", categories: ALL_CATEGORIES, reason: NOTHING_JUDGED });
+  }
   if (collected.preview && "error" in collected.preview) collected.notes.preview = { error: collected.preview.error };
   const report = buildReport({
-    categories: mergeJudgements(collected.parts.map((p) => p.judgements)),
+    categories,
     thresholds,
     media: collected.media,
     notes: {
