@@ -1,10 +1,11 @@
 /**
  * `npm test`: typecheck, lint, dependency rules, unit tests, production build, HTTP tests against a
- * real server on an embedded PostgreSQL. Prints a final `N passed, N failed` line (counted from vitest's JSON reports
- * plus one per static check) and exits non-zero on any failure.
+ * real server on an embedded PostgreSQL, then the portal's end-to-end tests (Playwright, Chromium) on
+ * the same build. Prints a final `N passed, N failed` line (counted from vitest's and Playwright's JSON
+ * reports plus one per static check) and exits non-zero on any failure.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import path from "node:path";
 
 const root = process.cwd();
@@ -45,6 +46,23 @@ function vitest(project: string) {
   if (!ok && summary.numFailedTests === 0) failed++; // a suite that failed to load counts too
 }
 
+/** Playwright (e2e/, playwright.config.ts): its JSON reporter writes reports/playwright.json. */
+function playwright() {
+  const report = path.join(reports, "playwright.json");
+  rmSync(report, { force: true });
+  const ok = step("playwright e2e", bin("playwright"), ["test"]);
+  if (!existsSync(report)) {
+    failed++;
+    failures.push("playwright e2e (no report)");
+    return;
+  }
+  const summary = JSON.parse(readFileSync(report, "utf8")) as { stats: { expected: number; unexpected: number; flaky: number } };
+  passed += summary.stats.expected + summary.stats.flaky;
+  failed += summary.stats.unexpected;
+  if (summary.stats.unexpected > 0 || !ok) failures.push("playwright e2e");
+  if (!ok && summary.stats.unexpected === 0) failed++; // global setup or a spec file that failed to load
+}
+
 const only = process.argv.slice(2);
 const wants = (name: string) => only.length === 0 || only.includes(name);
 
@@ -56,13 +74,20 @@ if (wants("dependencies")) {
 }
 if (wants("migrations")) check("migrations match the schema", bin("tsx"), ["scripts/new-migration.ts", "--check"]);
 if (wants("unit")) vitest("unit");
-if (wants("http")) {
-  if (step("next build", bin("next"), ["build"])) vitest("http");
-  else {
-    failed++;
-    failures.push("next build");
+// One production build for the HTTP tests and the end-to-end tests (which run after them).
+let built: boolean | undefined;
+function build(): boolean {
+  if (built === undefined) {
+    built = step("next build", bin("next"), ["build"]);
+    if (!built) {
+      failed++;
+      failures.push("next build");
+    }
   }
+  return built;
 }
+if (wants("http") && build()) vitest("http");
+if (wants("e2e") && build()) playwright();
 
 console.log(`\n${failures.length ? `Failed: ${failures.join(", ")}\n` : ""}${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);

@@ -1,0 +1,16 @@
+import type { Metadata } from "next";
+import { PortalShell } from "@/components/portal/portal-header";
+import { ProjectList } from "@/components/portal/project-list";
+import { requirePortalUser } from "@/lib/portal/session";
+
+export const metadata: Metadata = { title: "Projects" };
+
+export default async function ProjectsPage() {
+  const user = await requirePortalUser("/projects");
+  return (
+    <PortalShell user={user}>
+      <h1 className="mb-6 text-2xl font-semibold text-slate-900">Your projects</h1>
+      <ProjectList />
+    </PortalShell>
+  );
+}
