@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { FIRST_ATTEMPTS_PER_CONNECTOR } from "@/lib/connectors/delivery/first-attempts";
 import { sqlPool } from "@/lib/db/client";
 import { recordEvents, type NewEvent } from "@/lib/events/record";
+import { percentile, timedCall, verdict } from "@/bench/http-timing";
 import type { RunningServer } from "@/tests/support/test-server";
 
 /**
@@ -31,26 +32,9 @@ const START_CURSOR = Buffer.from("v1.0.0").toString("base64url");
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
 
-function call(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
-  return new Promise<{ status: number; body: string; ms: number }>((resolve, reject) => {
-    const started = performance.now();
-    const req = http.request(url, { method: init.method ?? "GET", headers: init.headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8"), ms: performance.now() - started }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end(init.body);
-  });
-}
+const call = (url: string, init?: Parameters<typeof timedCall>[2]) => timedCall(agent, url, init);
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
-};
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const verdict = (ok: boolean) => (ok ? "OK" : "BELOW TARGET");
 
 function benchEvent(projectId: string, i: number): NewEvent {
   return {

@@ -1,6 +1,7 @@
 import http from "node:http";
 import { randomUUID } from "node:crypto";
 import { sqlPool } from "@/lib/db/client";
+import { percentile, timedCall, verdict } from "@/bench/http-timing";
 import type { RunningServer } from "@/tests/support/test-server";
 
 /**
@@ -17,25 +18,8 @@ const PAGE_TARGET_MS = 300;
 const DECISION_TARGET_MS = 30;
 const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
 
-function call(url: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
-  return new Promise<{ status: number; body: string; ms: number }>((resolve, reject) => {
-    const started = performance.now();
-    const req = http.request(url, { method: init.method ?? "GET", headers: init.headers, agent }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8"), ms: performance.now() - started }));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end(init.body);
-  });
-}
+const call = (url: string, init?: Parameters<typeof timedCall>[2]) => timedCall(agent, url, init);
 
-const percentile = (values: number[], p: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? NaN;
-};
-const verdict = (ok: boolean) => (ok ? "OK" : "BELOW TARGET");
 
 const REPORT = JSON.stringify({
   categories: {

@@ -128,7 +128,12 @@ export function AssetDetailView({ projectId, assetId, canReview }: { projectId: 
           </Section>
           {isTimed && report?.media ? (
             <Section title="Timeline" testId="timeline-section">
-              <SegmentTimeline media={report.media} onSeek={revealed || asset.type === "audio" ? seek : undefined} />
+              <SegmentTimeline
+                media={report.media}
+                onSeek={revealed || asset.type === "audio" ? seek : undefined}
+                frameUrls={detail.data.frameUrls}
+                revealed={revealed}
+              />
             </Section>
           ) : null}
           {/* A text asset's own text is shown above; "nothing extracted" would only confuse there. */}

@@ -5,6 +5,7 @@ import type { AssetDetail, ReviewRequest } from "@/lib/portal/types";
 import { errorMessage } from "@/components/portal/portal-fetch";
 import { buttonClass, inputClass, labelClass } from "@/components/portal/ui";
 import { approveBlockedReason, rejectBlockedReason } from "@/components/review/decision-rules";
+import { useBlockedReasons } from "@/components/review/blocked-reasons";
 import { useReviewDecision } from "./hooks";
 
 const DONE = { approve: "Approved", reject: "Rejected" } as const;
@@ -15,11 +16,10 @@ export function ReviewControls({ projectId, detail, canReview }: { projectId: st
   const [note, setNote] = useState("");
   const [result, setResult] = useState<{ ok: boolean; text: string } | null>(null);
   const noteId = useId();
-  const approveReasonId = useId();
-  const rejectReasonId = useId();
   const { item } = detail;
   const approveBlocked = approveBlockedReason(item, canReview);
   const rejectBlocked = rejectBlockedReason(item, canReview);
+  const blocked = useBlockedReasons(approveBlocked, rejectBlocked);
 
   const decide = (decision: ReviewRequest["decision"]) => {
     setResult(null);
@@ -61,7 +61,7 @@ export function ReviewControls({ projectId, detail, canReview }: { projectId: st
           type="button"
           className={buttonClass("approve")}
           disabled={approveBlocked !== null || review.isPending}
-          aria-describedby={approveBlocked ? approveReasonId : undefined}
+          aria-describedby={blocked.approveDescribedBy}
           onClick={() => decide("approve")}
         >
           Approve
@@ -70,22 +70,13 @@ export function ReviewControls({ projectId, detail, canReview }: { projectId: st
           type="button"
           className={buttonClass("reject")}
           disabled={rejectBlocked !== null || review.isPending}
-          aria-describedby={rejectBlocked ? (rejectBlocked === approveBlocked ? approveReasonId : rejectReasonId) : undefined}
+          aria-describedby={blocked.rejectDescribedBy}
           onClick={() => decide("reject")}
         >
           Reject
         </button>
       </div>
-      {approveBlocked ? (
-        <p id={approveReasonId} className="text-xs text-slate-700" data-testid="approve-blocked-reason">
-          {approveBlocked}
-        </p>
-      ) : null}
-      {rejectBlocked && rejectBlocked !== approveBlocked ? (
-        <p id={rejectReasonId} className="text-xs text-slate-700">
-          {rejectBlocked}
-        </p>
-      ) : null}
+      {blocked.reasons("text-xs text-slate-700")}
       {review.isPending ? <p className="text-sm text-slate-800">Saving…</p> : null}
       {/* Kept in the page so screen readers hear the outcome (live regions must exist before they change). */}
       <div role="status" data-testid="review-result" className={result?.ok ? "rounded-md border border-green-300 bg-green-50 p-2 text-sm text-green-900" : ""}>

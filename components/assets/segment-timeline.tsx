@@ -21,13 +21,47 @@ function worstCategory(categories: ReportCategories): Worst | null {
   return worst;
 }
 
+/** A sampled frame beside its row: blurred and greyscale like the player until the reviewer reveals media. */
+function FrameThumbnail({ url, seconds, revealed }: { url: string | undefined; seconds: number; revealed: boolean }) {
+  if (!url) return null;
+  return (
+    <span className="inline-block h-12 w-20 overflow-hidden rounded border border-slate-300 bg-slate-100 align-middle">
+      <img
+        src={url}
+        alt={`Frame at ${formatSeconds(seconds)}`}
+        loading="lazy"
+        data-testid="frame-thumbnail"
+        data-revealed={revealed ? "true" : "false"}
+        className={`h-full w-full object-cover ${revealed ? "" : "blur-md grayscale scale-110"}`}
+      />
+    </span>
+  );
+}
+
 /**
  * Audio/video findings over time: a strip for orientation (decorative) and a table with the same
- * facts for everyone. "Play from" seeks the media player when it is revealed.
+ * facts for everyone, with the sampled frame beside each frame segment (`frameUrls`, in order).
+ * "Play from" seeks the media player when it is revealed.
  */
-export function SegmentTimeline({ media, onSeek }: { media: ReportMedia; onSeek?: (seconds: number) => void }) {
+export function SegmentTimeline({
+  media,
+  onSeek,
+  frameUrls = [],
+  revealed = false,
+}: {
+  media: ReportMedia;
+  onSeek?: (seconds: number) => void;
+  frameUrls?: string[];
+  revealed?: boolean;
+}) {
   const duration = media.durationSeconds;
-  const segments = media.segments.map((segment) => ({ segment, worst: worstCategory(segment.categories) }));
+  let frameIndex = 0;
+  const segments = media.segments.map((segment) => ({
+    segment,
+    worst: worstCategory(segment.categories),
+    frameUrl: segment.source === "frame" ? frameUrls[frameIndex++] : undefined,
+  }));
+  const withFrames = frameUrls.length > 0;
 
   return (
     <div data-testid="segment-timeline" className="space-y-3">
@@ -60,6 +94,11 @@ export function SegmentTimeline({ media, onSeek }: { media: ReportMedia; onSeek?
                   <th scope="col" className="py-1.5 pr-3 font-semibold">
                     Time
                   </th>
+                  {withFrames ? (
+                    <th scope="col" className="py-1.5 pr-3 font-semibold">
+                      Frame
+                    </th>
+                  ) : null}
                   <th scope="col" className="py-1.5 pr-3 font-semibold">
                     Source
                   </th>
@@ -74,11 +113,16 @@ export function SegmentTimeline({ media, onSeek }: { media: ReportMedia; onSeek?
                 </tr>
               </thead>
               <tbody>
-                {segments.map(({ segment, worst }, index) => (
+                {segments.map(({ segment, worst, frameUrl }, index) => (
                   <tr key={index} data-testid="segment" className="border-b border-slate-200">
                     <td className="py-1.5 pr-3 tabular-nums">
                       {formatSeconds(segment.startSeconds)}–{formatSeconds(segment.endSeconds)}
                     </td>
+                    {withFrames ? (
+                      <td className="py-1.5 pr-3">
+                        <FrameThumbnail url={frameUrl} seconds={(segment.startSeconds + segment.endSeconds) / 2} revealed={revealed} />
+                      </td>
+                    ) : null}
                     <td className="py-1.5 pr-3">{SEGMENT_SOURCE_LABELS[segment.source]}</td>
                     <td className="py-1.5 pr-3">
                       {worst ? `${CATEGORY_LABELS[worst.category]}: ${LIKELIHOOD_LABELS[worst.likelihood]} (${formatScore(worst.score)})` : "Not evaluated"}

@@ -7,6 +7,7 @@ import { MediaThumbnail } from "@/components/assets/media-viewer";
 import { assetTypeLabel, CATEGORY_LABELS, formatScore, LIKELIHOOD_LABELS, REASON_LABELS } from "@/components/assets/report-labels";
 import { Badge, buttonClass, formatDateTime } from "@/components/portal/ui";
 import { approveBlockedReason, rejectBlockedReason } from "./decision-rules";
+import { useBlockedReasons } from "./blocked-reasons";
 import { NoteForm } from "./note-form";
 
 const REASON_TONES = { rejected: "danger", error: "warning", alerted: "info" } as const;
@@ -37,10 +38,9 @@ export function QueueRow(props: QueueRowProps) {
   const { projectId, item, focused, selected, revealed, noteOpen } = props;
   const { asset } = item;
   const nameId = useId();
-  const approveReasonId = useId();
-  const rejectReasonId = useId();
   const approveBlocked = approveBlockedReason(item, props.canReview);
   const rejectBlocked = rejectBlockedReason(item, props.canReview);
+  const blocked = useBlockedReasons(approveBlocked, rejectBlocked);
 
   return (
     <li
@@ -99,7 +99,7 @@ export function QueueRow(props: QueueRowProps) {
               type="button"
               className={buttonClass("approve")}
               disabled={approveBlocked !== null}
-              aria-describedby={approveBlocked ? approveReasonId : undefined}
+              aria-describedby={blocked.approveDescribedBy}
               title={approveBlocked ?? undefined}
               onClick={() => props.onDecide("approve")}
             >
@@ -109,7 +109,7 @@ export function QueueRow(props: QueueRowProps) {
               type="button"
               className={buttonClass("reject")}
               disabled={rejectBlocked !== null}
-              aria-describedby={rejectBlocked ? (rejectBlocked === approveBlocked ? approveReasonId : rejectReasonId) : undefined}
+              aria-describedby={blocked.rejectDescribedBy}
               title={rejectBlocked ?? undefined}
               onClick={() => props.onDecide("reject")}
             >
@@ -125,16 +125,7 @@ export function QueueRow(props: QueueRowProps) {
               Note
             </button>
           </div>
-          {approveBlocked ? (
-            <p id={approveReasonId} className="max-w-xs text-xs text-slate-700" data-testid="approve-blocked-reason">
-              {approveBlocked}
-            </p>
-          ) : null}
-          {rejectBlocked && rejectBlocked !== approveBlocked ? (
-            <p id={rejectReasonId} className="max-w-xs text-xs text-slate-700">
-              {rejectBlocked}
-            </p>
-          ) : null}
+          {blocked.reasons("max-w-xs text-xs text-slate-700")}
         </div>
       </div>
 

@@ -18,6 +18,11 @@ export function previewContentKey(projectId: string, assetId: string): string {
   return `${derivedContentPrefix(projectId, assetId)}preview/preview.webp`;
 }
 
+/** A video's sampled frame `index` (JPEG, at most 320 px), kept for reviewers' timeline; under the derived prefix. */
+export function frameThumbnailKey(projectId: string, assetId: string, index: number): string {
+  return `${derivedContentPrefix(projectId, assetId)}frames/${index}.jpg`;
+}
+
 /** The CDN's transform and lens outputs of an asset; under the derived prefix too. */
 export function cdnCachePrefix(projectId: string, assetId: string): string {
   return `${derivedContentPrefix(projectId, assetId)}cdn/`;

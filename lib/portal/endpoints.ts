@@ -95,6 +95,16 @@ export const portalMediaEndpoint = defineEndpoint({
   params: assetParams.extend({ resource: z.enum(["content", "preview"]) }),
   errors: [...SESSION_ERRORS, "asset/not-found", "asset/no-preview", "asset/safety-held"],
 });
+export const portalFrameEndpoint = defineEndpoint({
+  ...base,
+  operationId: "portalFrame",
+  method: "GET",
+  path: "/projects/{projectId}/assets/{assetId}/frames/{frame}",
+  summary: "A video's sampled frame (the report's frame segments, in order), for review",
+  permission: "assets:download",
+  params: assetParams.extend({ frame: z.coerce.number().int().min(0).max(999) }),
+  errors: [...SESSION_ERRORS, "asset/not-found", "asset/safety-held"],
+});
 export const portalReviewEndpoint = defineEndpoint({
   ...base,
   operationId: "portalReview",

@@ -67,5 +67,13 @@ export async function assetDetail(projectId: string, assetId: string): Promise<A
       (e): PortalEvent => ({ id: e.id, type: e.type, title: e.title, description: e.description, severity: e.severity, createdAt: e.createdAt, facts: e.facts as PortalEvent["facts"] }),
     ),
     folder,
+    frameUrls: frameUrls(asset),
   };
+}
+
+/** Frames are kept with the preview, for retained videos (lib/moderation/pipeline/analyze.ts). */
+function frameUrls(asset: AssetRow): string[] {
+  const sampled = (asset.report as { media?: { sampledFrames?: number } } | null)?.media?.sampledFrames ?? 0;
+  if (asset.type !== "video" || asset.previewImage === null || asset.storageDeletedAt !== null) return [];
+  return Array.from({ length: sampled }, (_, i) => `/api/portal/projects/${asset.projectId}/assets/${asset.id}/frames/${i}`);
 }

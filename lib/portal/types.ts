@@ -83,6 +83,11 @@ export interface AssetDetail {
   children: QueueItem[];
   events: PortalEvent[];
   folder: { id: string; name: string } | null;
+  /**
+   * For a video with retained content: a thumbnail URL per sampled frame, in the order of the
+   * report's `frame` segments (segment i of source `frame` ↔ frameUrls[i]); empty otherwise.
+   */
+  frameUrls: string[];
 }
 
 export interface ReviewPreferences {

@@ -1,8 +1,12 @@
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { makeVideo } from "@/tests/support/media-fixtures";
 import { cdn, contentPath, gradientJpeg, upload } from "./cdn-support";
 import { THREAT, createText } from "./events-support";
 import { portal, portalUser, sessionCookie, type PortalUser } from "./portal-support";
-import { expectError, newProject, type TestProject } from "./support";
+import { expectError, expectOk, newProject, waitForDecision, type TestProject } from "./support";
 
 /**
  * Media for people: the CDN accepts a project member's portal session for private assets (spec,
@@ -87,4 +91,40 @@ describe("review media", () => {
     expectError(await portal(member.cookie, "GET", mediaPath), 423, "asset/safety-held");
     expectError(await portal(member.cookie, "GET", `/projects/${p.projectId}/assets/${asset.id}/media/other`), 400, "request/validation-failed");
   });
+});
+
+describe("video frames for the timeline", () => {
+  it("keeps each sampled frame of a retained video, in the order of the report's frame segments", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "sieve-portal-frames-"));
+    try {
+      const mp4 = await readFile(await makeVideo(dir, { seconds: 4, width: 320, height: 240, withAudio: false }));
+      const created = expectOk(
+        await p.client.post(`/projects/${p.projectId}/assets?queue=true`, {
+          name: "clip.mp4",
+          content: { type: "video/mp4", base64: mp4.toString("base64") },
+          processingOptions: { keepContentAfterProcessing: true },
+        }),
+      );
+      const asset = await waitForDecision(p.client, created.id, 120_000);
+      const sampled = asset.report.media.sampledFrames as number;
+      expect(sampled).toBeGreaterThan(0);
+      const detail = expectOk(await portal(member.cookie, "GET", `/projects/${p.projectId}/assets/${asset.id}`));
+      expect(detail.frameUrls).toHaveLength(sampled);
+      const frame = await portal(member.cookie, "GET", detail.frameUrls[0].replace("/api/portal", ""));
+      expect(frame.status).toBe(200);
+      expect(frame.headers.get("content-type")).toBe("image/jpeg");
+      expect(frame.headers.get("cache-control")).toBe("private, no-store");
+      expect(frame.bytes.subarray(0, 3).toString("hex")).toBe("ffd8ff");
+      const framePath = (i: number | string) => `/projects/${p.projectId}/assets/${asset.id}/frames/${i}`;
+      expectError(await portal(member.cookie, "GET", framePath(sampled)), 404, "asset/not-found");
+      expectError(await portal(member.cookie, "GET", framePath("first")), 400, "request/validation-failed");
+      expectError(await portal(outsider.cookie, "GET", framePath(0)), 404, "project/not-found");
+      // Removing the content removes the frames with it.
+      expectOk(await p.client.delete(`/assets/${asset.id}/content`));
+      expect(expectOk(await portal(member.cookie, "GET", `/projects/${p.projectId}/assets/${asset.id}`)).frameUrls).toEqual([]);
+      expectError(await portal(member.cookie, "GET", framePath(0)), 404, "asset/not-found");
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  }, 150_000);
 });

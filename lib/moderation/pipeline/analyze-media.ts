@@ -22,6 +22,8 @@ export interface MediaAnalysis {
   notes: Record<string, unknown>;
   /** Reused for the poster frame (saves a second ffprobe run). */
   probe: MediaProbe;
+  /** The sampled frames (320 px JPEGs), in the order of the report's frame segments. */
+  frames: Buffer[];
 }
 
 /** Speech segments pocketsphinx is unsure of are mostly noise (see lib/media/transcribe.ts). */
@@ -37,10 +39,12 @@ export async function analyzeMediaFile(filePath: string, options: { video: boole
   let hold: HoldFinding | null = null;
   const interval = frameIntervalFor(probe.durationSeconds);
   let sampledFrames = 0;
+  const frameImages: Buffer[] = [];
 
   if (options.video && probe.hasVideo) {
     const frames = await sampleFrames(filePath, { intervalSeconds: interval, probe, timeoutMs });
     sampledFrames = frames.length;
+    frameImages.push(...frames.map((f) => f.jpeg));
     for (const frame of frames) {
       const start = Math.max(0, frame.timeSeconds - interval / 2);
       const end = frame.timeSeconds + interval / 2;
@@ -87,5 +91,5 @@ export async function analyzeMediaFile(filePath: string, options: { video: boole
     audioTranscribed,
     segments,
   };
-  return { parts, media, transcript, labels, hold, notes, probe };
+  return { parts, media, transcript, labels, hold, notes, probe, frames: frameImages };
 }

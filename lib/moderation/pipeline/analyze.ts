@@ -2,7 +2,7 @@ import { fileTypeFromBuffer } from "file-type";
 import type { z } from "zod";
 import { keepsContent, type LockedAsset, type PreviewImage } from "@/lib/assets/processing/outcome";
 import type { ProcessAssetData } from "@/lib/assets/processing/request";
-import { previewContentKey } from "@/lib/assets/storage-keys";
+import { frameThumbnailKey, previewContentKey } from "@/lib/assets/storage-keys";
 import { errorMessage } from "@/lib/core/errors";
 import { db } from "@/lib/db/client";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
@@ -86,6 +86,13 @@ function previewerFor(row: Row): MakePreview {
       return { error: errorMessage(error) };
     }
   };
+}
+
+/** Best effort, as previews are: a frame that cannot be stored is only missing from the timeline. */
+async function keepFrameThumbnails(row: Row, frames: readonly Buffer[]): Promise<void> {
+  await Promise.all(
+    frames.map((jpeg, index) => storage().put(frameThumbnailKey(row.projectId, row.id, index), jpeg, { contentType: "image/jpeg" }).catch(() => undefined)),
+  );
 }
 
 /** Runs a preview beside the analysis and waits for both; the analysis's failure wins. */
@@ -189,6 +196,8 @@ async function analyzeByType(row: Row, thresholds: CategoryThresholds, previewer
         const m = await analyzeMediaFile(file, { video: row.type === "video", ocr: ocrEnabled(row) });
         const poster = row.type === "video" && m.probe.hasVideo ? previewer : null;
         const preview = await poster?.("video-frame", () => videoPosterPreview(file, { probe: m.probe }));
+        // Retained like the preview: the frames reviewers see beside the report's timeline.
+        if (previewer) await keepFrameThumbnails(row, m.frames);
         return { ...empty(), parts: m.parts, labels: m.labels, hold: m.hold, extractedText: m.transcript, notes: m.notes, media: m.media, preview };
       });
     case "multimedia_document":
