@@ -1,11 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { PrismaAdapter } from "@auth/prisma-adapter";
 import NextAuth, { type NextAuthConfig } from "next-auth";
-import { SESSION_COOKIE, sessionCookieOptions } from "@/lib/auth/sessions";
+import { SESSION_COOKIE, sessionAdapter, sessionCookieOptions } from "@/lib/auth/sessions";
 import { config } from "@/lib/core/config";
-import { db } from "@/lib/db/client";
 
 /**
  * Auth.js (next-auth v5) for the portal: database sessions through the Prisma adapter (table
@@ -34,7 +32,7 @@ function authSecret(): Promise<string> {
 async function authConfig(): Promise<NextAuthConfig> {
   const portal = config().portal;
   return {
-    adapter: PrismaAdapter(db() as unknown as Parameters<typeof PrismaAdapter>[0]),
+    adapter: sessionAdapter(),
     session: { strategy: "database", maxAge: portal.sessionMaxAgeSeconds, updateAge: portal.sessionUpdateAgeSeconds },
     providers: [],
     secret: await authSecret(),

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { PrismaAdapter } from "@auth/prisma-adapter";
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from "@/lib/auth/passwords";
 import { config } from "@/lib/core/config";
 import { ApiError } from "@/lib/core/errors";
@@ -13,6 +14,15 @@ import { db } from "@/lib/db/client";
  * session is Auth.js's. The CDN, which answers below Next.js, reads the cookie with sessionUser().
  */
 export const SESSION_COOKIE = "sieve.session-token";
+
+type Adapter = ReturnType<typeof PrismaAdapter>;
+let adapter: Adapter | undefined;
+
+/** Auth.js's Prisma adapter over our client: the one writer of the sessions table (Auth.js uses it too). */
+export function sessionAdapter(): Adapter {
+  adapter ??= PrismaAdapter(db() as unknown as Parameters<typeof PrismaAdapter>[0]);
+  return adapter;
+}
 
 export interface SessionUser {
   userId: string;
@@ -51,12 +61,18 @@ export async function sessionUser(token: string | null): Promise<SessionUser | n
 export async function createSession(userId: string): Promise<{ token: string; expires: Date }> {
   const token = randomBytes(32).toString("base64url");
   const expires = new Date(Date.now() + config().portal.sessionMaxAgeSeconds * 1000);
-  await db().session.create({ data: { sessionToken: token, userId, expires } });
+  await sessionAdapter().createSession!({ sessionToken: token, userId, expires });
   return { token, expires };
 }
 
 export async function endSession(token: string | null): Promise<void> {
-  if (token) await db().session.deleteMany({ where: { sessionToken: token } });
+  // The adapter's delete throws for a token that is gone already: ended is ended.
+  if (!token) return;
+  try {
+    await sessionAdapter().deleteSession!(token);
+  } catch {
+    // already gone
+  }
 }
 
 /**

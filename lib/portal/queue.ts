@@ -1,4 +1,5 @@
 import { dbAssetType, serializeAsset } from "@/lib/assets/serialize";
+import { CDN_MOUNT } from "@/lib/cdn/adapters";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db/client";
 import type { Asset as AssetRow, Prisma } from "@/lib/db/generated/client";
@@ -89,7 +90,8 @@ export async function reviewQueuePage(projectId: string, query: QueueQuery): Pro
     take: limit + 1,
   });
   const page = rows.slice(0, limit);
-  return { items: page.map(queueItem), nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null };
+  const keep = await keepContentByDefault(projectId);
+  return { items: page.map((row) => queueItem(row, keep)), nextCursor: rows.length > limit ? encodeCursor(page[page.length - 1]!) : null };
 }
 
 /** The highest-scoring judged category of a report. */
@@ -105,16 +107,32 @@ export function topCategory(report: unknown): QueueItem["topCategory"] {
   return best;
 }
 
-export function queueItem(row: AssetRow): QueueItem {
-  const asset = serializeAsset(row);
-  const media = (resource: "content" | "preview") => `/api/portal/projects/${row.projectId}/assets/${row.id}/media/${resource}`;
+/**
+ * Media URLs for people of the project: the CDN itself (with the portal session) for what it
+ * delivers — approved, retained, present, not held — and the review media route for the rest
+ * (a reviewer has to see what was rejected).
+ */
+function mediaUrls(row: AssetRow, keepContentByDefault: boolean): Pick<QueueItem, "previewUrl" | "contentUrl"> {
   const hasContent = row.storageId !== null && row.storageDeletedAt === null;
+  const keep = (row.processingOptions as { keepContentAfterProcessing?: boolean | null } | null)?.keepContentAfterProcessing ?? keepContentByDefault;
+  const delivered = row.status === "approved" && row.safetyHold === null && hasContent && keep;
+  const url = (resource: "content" | "preview") =>
+    delivered ? `${CDN_MOUNT}/assets/${row.projectId}/${row.id}/${resource}` : `/api/portal/projects/${row.projectId}/assets/${row.id}/media/${resource}`;
+  return { previewUrl: row.previewImage ? url("preview") : null, contentUrl: hasContent ? url("content") : null };
+}
+
+/** The project's retention default, which the media URLs need (one read per page or decision). */
+export async function keepContentByDefault(projectId: string): Promise<boolean> {
+  const project = await db().project.findUnique({ where: { id: projectId }, select: { keepContentByDefault: true } });
+  return project?.keepContentByDefault ?? false;
+}
+
+export function queueItem(row: AssetRow, keepByDefault: boolean): QueueItem {
   return {
-    asset,
+    asset: serializeAsset(row),
     reason: queueReason(row),
     topCategory: topCategory(row.report),
-    previewUrl: row.previewImage ? media("preview") : null,
-    contentUrl: hasContent ? media("content") : null,
+    ...mediaUrls(row, keepByDefault),
     canApprove: row.status === "rejected" || (row.status === "approved" && row.flagged === true && row.moderationAction === "alert" && row.reviewedAt === null),
   };
 }

@@ -5,7 +5,7 @@ import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db/client";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
 import { assetEventHistory } from "@/lib/events/history";
-import { isInQueue, queueItem } from "@/lib/portal/queue";
+import { isInQueue, keepContentByDefault, queueItem } from "@/lib/portal/queue";
 import type { AssetDetail, PortalEvent, QueueItem, ReviewBatch } from "@/lib/portal/types";
 
 /**
@@ -34,7 +34,7 @@ export async function decide(member: ProjectMemberActor, assetId: string, input:
     input.decision === "approve" && alerted
       ? await confirmAlertedAsset(asset)
       : await reviewAsset(asset, { decision: input.decision, note: input.note ?? null, actor: memberReviewer(member) });
-  return { item: queueItem(updated), inQueue: isInQueue(updated) };
+  return { item: queueItem(updated, await keepContentByDefault(member.projectId)), inQueue: isInQueue(updated) };
 }
 
 export async function decideInBulk(member: ProjectMemberActor, input: { decision: ReviewDecision; note?: string; assetIds: string[] }): Promise<ReviewBatch> {
@@ -54,15 +54,16 @@ function reviewBatch(batch: Awaited<ReturnType<typeof getBatch>>): ReviewBatch {
 
 export async function assetDetail(projectId: string, assetId: string): Promise<AssetDetail> {
   const asset = await projectAsset(projectId, assetId);
-  const [children, events, folder] = await Promise.all([
+  const [children, events, folder, keep] = await Promise.all([
     db().asset.findMany({ where: { parentId: asset.id }, orderBy: [{ createdAt: "asc" }, { id: "asc" }], take: 100 }),
     assetEventHistory(projectId, asset.id),
     asset.folderId ? db().folder.findUnique({ where: { id: asset.folderId }, select: { id: true, name: true } }) : null,
+    keepContentByDefault(projectId),
   ]);
   return {
-    item: queueItem(asset),
+    item: queueItem(asset, keep),
     inQueue: isInQueue(asset),
-    children: children.map(queueItem),
+    children: children.map((child) => queueItem(child, keep)),
     events: events.map(
       (e): PortalEvent => ({ id: e.id, type: e.type, title: e.title, description: e.description, severity: e.severity, createdAt: e.createdAt, facts: e.facts as PortalEvent["facts"] }),
     ),

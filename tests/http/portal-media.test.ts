@@ -58,6 +58,21 @@ describe("the CDN with a portal session", () => {
   });
 });
 
+describe("media URLs on the asset page", () => {
+  it("point at the CDN for what it delivers, and at review media for the rest; both open with the session", async () => {
+    const approved = await upload(p, jpeg, "image/jpeg", { visibility: "private" });
+    const shown = expectOk(await portal(member.cookie, "GET", `/projects/${p.projectId}/assets/${approved.id}`)).item;
+    expect(shown.contentUrl).toBe(`/cdn/v1${contentPath(approved)}`);
+    expect(shown.previewUrl).toBe(`/cdn/v1/assets/${p.projectId}/${approved.id}/preview`);
+    expect((await cdn(shown.contentUrl.slice("/cdn/v1".length), { headers: { Cookie: member.cookie } })).bytes.equals(jpeg)).toBe(true);
+
+    const rejected = await createText(p, THREAT, "shown.txt", { processingOptions: { keepContentAfterProcessing: true } });
+    const item = expectOk(await portal(member.cookie, "GET", `/projects/${p.projectId}/assets/${rejected.id}`)).item;
+    expect(item.contentUrl).toBe(`/api/portal/projects/${p.projectId}/assets/${rejected.id}/media/content`);
+    expect(item.previewUrl).toBeNull();
+  });
+});
+
 describe("review media", () => {
   it("shows a reviewer the content of a rejected asset, never cached", async () => {
     const asset = await createText(p, THREAT, "look-at-me.txt", { processingOptions: { keepContentAfterProcessing: true } });
