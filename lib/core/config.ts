@@ -78,6 +78,7 @@ const envSchema = z.object({
   SIEVE_EXECUTOR_STEP_TIMEOUT_MS: int(1000).default(10 * 60_000),
   SIEVE_EXECUTOR_DEBUG: bool.default(false),
   SIEVE_SYNC_DECISION_TIMEOUT_MS: int(0).default(10_000),
+  SIEVE_JOB_SEND_TIMEOUT_MS: int(100).default(15_000),
   SIEVE_PROCESSING_RECONCILE_SECONDS: int(5).default(120),
   SIEVE_CLASSIFIER_PROVIDERS: z.string().default("local"),
   SIEVE_CLASSIFIER_TIMEOUT_MS: int(100).default(20_000),
@@ -186,6 +187,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     pipeline: {
       /** How long a queue=false text/image upload waits for its decision before answering `pending`. */
       syncDecisionTimeoutMs: e.SIEVE_SYNC_DECISION_TIMEOUT_MS,
+      /** A job send to Inngest that has not answered by then counts as failed (the outbox retries). */
+      jobSendTimeoutMs: e.SIEVE_JOB_SEND_TIMEOUT_MS,
       /** Pending assets older than this are handed to the pipeline again (deduplicated by event id). */
       reconcileAfterSeconds: e.SIEVE_PROCESSING_RECONCILE_SECONDS,
     },

@@ -1,3 +1,4 @@
+import { config } from "@/lib/core/config";
 import { processSingleton } from "@/lib/core/singleton";
 import { sqlPool } from "@/lib/db/client";
 import { placeholders, type SqlRunner } from "@/lib/db/sql";
@@ -13,7 +14,9 @@ export type { JobMessage };
  * `inngest.send()` per batch and deletes it in the same database transaction. While a send is in
  * flight new rows accumulate, so under load one HTTP call carries many messages. A failed send leaves
  * the rows for the next attempt (kick, or the maintenance loop); a send that arrived but whose delete
- * did not commit is deduplicated by the message id.
+ * did not commit is deduplicated by the message id. A send that does not answer within
+ * SIEVE_JOB_SEND_TIMEOUT_MS counts as failed: a hung connection to Inngest must not hold the relay
+ * (and every later job) forever.
  */
 const BATCH = 100;
 const RETRY_MS = 1000;
@@ -54,9 +57,18 @@ function sendBatch(): Promise<number> {
       [BATCH],
     );
     // The rows are deleted only if the send succeeds (a throw rolls the delete back).
-    if (rows.length > 0) await sendJobs(rows.map((r) => ({ id: r.event_id, name: r.name, data: r.data })));
+    if (rows.length > 0) await withTimeout(sendJobs(rows.map((r) => ({ id: r.event_id, name: r.name, data: r.data }))), config().pipeline.jobSendTimeoutMs);
     return rows.length;
   });
+}
+
+/** Rejects when `work` has not settled after `ms` (the work itself goes on; its result is ignored). */
+function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from the job runner within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** Sends everything in the outbox now (coalescing concurrent kicks); failures retry in a second. */

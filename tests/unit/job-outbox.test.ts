@@ -1,0 +1,73 @@
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
+import { applyMigrations } from "@/lib/db/migrate";
+import type { JobMessage } from "@/lib/jobs/client";
+
+/**
+ * The job outbox against a real PostgreSQL, with the send to Inngest replaced: a send that never
+ * answers is given up after SIEVE_JOB_SEND_TIMEOUT_MS, its jobs stay in the outbox, and the retry
+ * delivers them, so one hung connection does not stop every later job.
+ */
+const sends: { messages: readonly JobMessage[]; hang: boolean }[] = [];
+let hangNext = 0;
+vi.mock("@/lib/jobs/client", () => ({
+  sendJobs: (messages: readonly JobMessage[]) => {
+    const hang = hangNext > 0;
+    hangNext -= 1;
+    sends.push({ messages, hang });
+    return hang ? new Promise<void>(() => undefined) : Promise.resolve();
+  },
+}));
+
+let tmp: string;
+let server: EmbeddedPostgres;
+let pool: pg.Pool;
+let outbox: typeof import("@/lib/jobs/outbox");
+let disconnectDb: typeof import("@/lib/db/client").disconnectDb;
+
+beforeAll(async () => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), "sieve-outbox-"));
+  chmodSync(tmp, 0o755); // as root, PostgreSQL runs as `postgres` and must traverse it
+  server = await startEmbeddedPostgres({ dataDir: path.join(tmp, "data"), port: 0 });
+  await applyMigrations(server.url);
+  vi.stubEnv("DATABASE_URL", server.url);
+  vi.stubEnv("SIEVE_JOB_SEND_TIMEOUT_MS", "300");
+  pool = new pg.Pool({ connectionString: server.url, max: 2 });
+  pool.on("error", () => undefined);
+  outbox = await import("@/lib/jobs/outbox");
+  ({ disconnectDb } = await import("@/lib/db/client"));
+}, 120_000);
+
+afterAll(async () => {
+  await disconnectDb?.();
+  await pool?.end();
+  await server?.stop();
+  vi.unstubAllEnvs();
+  rmSync(tmp, { recursive: true, force: true });
+});
+
+const waiting = async () => Number((await pool.query<{ n: string }>("SELECT count(*) AS n FROM pipeline_outbox")).rows[0]!.n);
+
+describe("the job outbox", () => {
+  it("gives up a send that never answers, keeps its jobs, and delivers them on the retry", async () => {
+    const { sqlPool } = await import("@/lib/db/client");
+    await outbox.enqueueJobs(sqlPool(), [{ id: "job-1", name: "sieve/test", data: { n: 1 } }]);
+    hangNext = 1;
+    const started = Date.now();
+    await outbox.kickOutbox();
+    // The hung send was abandoned at the time limit (not after the test's own timeout).
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(sends).toHaveLength(1);
+    expect(await waiting()).toBe(1);
+
+    // A later kick is not swallowed by the abandoned send; the retry timer would do the same in a second.
+    await outbox.kickOutbox();
+    expect(sends.map((s) => s.hang)).toEqual([true, false]);
+    expect(sends[1]!.messages.map((m) => m.id)).toEqual(["job-1"]);
+    expect(await waiting()).toBe(0);
+  }, 30_000);
+});
