@@ -35,14 +35,14 @@ runServer({
     const password = randomBytes(12).toString("base64url");
     await setUserPassword({ email: DEMO_ADMIN_EMAIL, password });
     return [
-      `  Reviewer portal: ${config().publicUrl}/login`,
-      `    email:     ${DEMO_ADMIN_EMAIL}`,
-      `    password:  ${password}   (shown once; change it: npm run --silent admin -- set-password --email ${DEMO_ADMIN_EMAIL} --password NEW)`,
-      signIn,
       "  Demo project created (shown once; keep the key):",
       `    projectId: ${demo.projectId}`,
       `    apiKey:    ${demo.apiKey}`,
       `  Try: curl -H "X-Api-Key: ${demo.apiKey}" ${config().apiBaseUrl}/projects/${demo.projectId}/folders`,
+      `  Reviewer portal: ${config().publicUrl}/login`,
+      `    email:     ${DEMO_ADMIN_EMAIL}`,
+      `    password:  ${password}   (shown once; change it: npm run --silent admin -- set-password --email ${DEMO_ADMIN_EMAIL} --password NEW)`,
+      signIn,
     ];
   },
   started() {
