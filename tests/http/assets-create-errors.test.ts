@@ -61,10 +61,7 @@ describe("variant A: validation and errors", () => {
   });
 
   it("a JSON body over SIEVE_MAX_JSON_BODY_BYTES (64 MiB) → 413 request/body-too-large", async () => {
-    const res = await p.client.request("POST", `/projects/${p.projectId}/assets`, {
-      body: Buffer.alloc(64 * MiB + 1, 0x20),
-      headers: { "Content-Type": "application/json" },
-    });
+    const res = await p.client.sendOversized("POST", `/projects/${p.projectId}/assets`, Buffer.alloc(64 * MiB + 1, 0x20), { "Content-Type": "application/json" });
     expectError(res, 413, "request/body-too-large");
   });
 

@@ -163,10 +163,7 @@ describe("PATCH /assets/:id", () => {
 
   it("a body over SIEVE_MAX_JSON_BODY_BYTES (64 MiB) → 413 request/body-too-large", async () => {
     const asset = await createText(p, "huge-patch.txt");
-    const res = await p.client.request("PATCH", `/assets/${asset.id}`, {
-      body: Buffer.alloc(64 * 1024 * 1024 + 1, 0x20),
-      headers: { "Content-Type": "application/json" },
-    });
+    const res = await p.client.sendOversized("PATCH", `/assets/${asset.id}`, Buffer.alloc(64 * 1024 * 1024 + 1, 0x20), { "Content-Type": "application/json" });
     expectError(res, 413, "request/body-too-large");
   });
 

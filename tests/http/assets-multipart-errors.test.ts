@@ -194,10 +194,7 @@ describe("multipart upload: errors", () => {
 
   it("a JSON part over SIEVE_MAX_JSON_BODY_BYTES (64 MiB) → 413 request/body-too-large", async () => {
     const started = expectOk(await startJson(p, Buffer.from("s"), { type: "text/plain", name: "huge-json.txt" }));
-    const res = await p.client.request("POST", `/assets/${started.id}/part`, {
-      body: Buffer.alloc(64 * MiB + 1, 0x20),
-      headers: { "Content-Type": "application/json" },
-    });
+    const res = await p.client.sendOversized("POST", `/assets/${started.id}/part`, Buffer.alloc(64 * MiB + 1, 0x20), { "Content-Type": "application/json" });
     expectError(res, 413, "request/body-too-large");
     expect(expectOk(await p.client.get(`/assets/${started.id}`)).uploadPartsReceived).toBe(1);
   });

@@ -1,6 +1,7 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
+import http from "node:http";
 import path from "node:path";
 import { promisify } from "node:util";
 import { inject } from "vitest";
@@ -76,6 +77,39 @@ export class ApiClient {
   }
   delete<T = any>(path: string, headers?: Record<string, string>) {
     return this.request<T>("DELETE", path, { headers });
+  }
+
+  /**
+   * Sends a body the server may refuse before it has all of it (413): the server answers and closes
+   * the connection, so the rest of the write can fail (EPIPE, reset); fetch reports that failure
+   * instead of the answer. This keeps the answer and ignores the write's fate once it has arrived.
+   */
+  sendOversized<T = any>(method: string, path: string, body: Buffer, headers: Record<string, string>): Promise<ApiResponse<T>> {
+    return new Promise((resolve, reject) => {
+      let answered = false;
+      const req = http.request(`${baseUrl}/v1${path}`, { method, headers: { ...(this.apiKey ? { "X-Api-Key": this.apiKey } : {}), ...headers, "Content-Length": String(body.length) } });
+      req.on("response", (response) => {
+        answered = true;
+        const chunks: Buffer[] = [];
+        response.on("data", (c: Buffer) => chunks.push(c));
+        response.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          const responseHeaders = new Headers();
+          for (const [name, value] of Object.entries(response.headers)) if (typeof value === "string") responseHeaders.set(name, value);
+          let parsed: unknown = text;
+          try {
+            parsed = JSON.parse(text);
+          } catch {
+            // not JSON
+          }
+          resolve({ status: response.statusCode ?? 0, headers: responseHeaders, body: parsed as T, text });
+        });
+      });
+      req.on("error", (error) => {
+        if (!answered) reject(error);
+      });
+      req.end(body);
+    });
   }
 }
 
