@@ -1,11 +1,7 @@
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
-import { applyMigrations } from "@/lib/db/migrate";
 import { recordEvents, type NewEvent } from "@/lib/events/record";
+import { startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
 
 /**
  * The connector dispatcher against a real, migrated PostgreSQL: every committed event becomes one
@@ -18,8 +14,7 @@ vi.mock("@/lib/jobs/outbox", async (importOriginal) => ({
   kickOutbox: async () => undefined,
 }));
 
-let tmp: string;
-let server: EmbeddedPostgres;
+let database: MigratedDatabase;
 let pool: pg.Pool;
 let dispatch: typeof import("@/lib/connectors/dispatch");
 const started: string[] = [];
@@ -27,12 +22,9 @@ const dispatchEvents = () => dispatch.dispatchEvents((deliveries) => started.pus
 let disconnectDb: typeof import("@/lib/db/client").disconnectDb;
 
 beforeAll(async () => {
-  tmp = mkdtempSync(path.join(os.tmpdir(), "sieve-dispatch-"));
-  chmodSync(tmp, 0o755); // as root, PostgreSQL runs as `postgres` and must traverse it
-  server = await startEmbeddedPostgres({ dataDir: path.join(tmp, "data"), port: 0 });
-  await applyMigrations(server.url);
-  vi.stubEnv("DATABASE_URL", server.url);
-  pool = new pg.Pool({ connectionString: server.url, max: 6 });
+  database = await startMigratedDatabase("dispatch");
+  vi.stubEnv("DATABASE_URL", database.url);
+  pool = new pg.Pool({ connectionString: database.url, max: 6 });
   // pool.end() resolves before its clients' sessions end; the server's shutdown in afterAll can then
   // terminate one, which the pool reports as an (otherwise uncaught) idle-client error.
   pool.on("error", () => undefined);
@@ -43,9 +35,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await disconnectDb?.();
   await pool?.end();
-  await server?.stop();
+  await database?.stop();
   vi.unstubAllEnvs();
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 beforeEach(async () => {

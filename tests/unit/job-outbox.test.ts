@@ -1,11 +1,7 @@
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
-import { applyMigrations } from "@/lib/db/migrate";
 import type { JobMessage } from "@/lib/jobs/client";
+import { startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
 
 /**
  * The job outbox against a real PostgreSQL, with the send to Inngest replaced: a send that never
@@ -23,20 +19,16 @@ vi.mock("@/lib/jobs/client", () => ({
   },
 }));
 
-let tmp: string;
-let server: EmbeddedPostgres;
+let database: MigratedDatabase;
 let pool: pg.Pool;
 let outbox: typeof import("@/lib/jobs/outbox");
 let disconnectDb: typeof import("@/lib/db/client").disconnectDb;
 
 beforeAll(async () => {
-  tmp = mkdtempSync(path.join(os.tmpdir(), "sieve-outbox-"));
-  chmodSync(tmp, 0o755); // as root, PostgreSQL runs as `postgres` and must traverse it
-  server = await startEmbeddedPostgres({ dataDir: path.join(tmp, "data"), port: 0 });
-  await applyMigrations(server.url);
-  vi.stubEnv("DATABASE_URL", server.url);
+  database = await startMigratedDatabase("outbox");
+  vi.stubEnv("DATABASE_URL", database.url);
   vi.stubEnv("SIEVE_JOB_SEND_TIMEOUT_MS", "300");
-  pool = new pg.Pool({ connectionString: server.url, max: 2 });
+  pool = new pg.Pool({ connectionString: database.url, max: 2 });
   pool.on("error", () => undefined);
   outbox = await import("@/lib/jobs/outbox");
   ({ disconnectDb } = await import("@/lib/db/client"));
@@ -45,9 +37,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await disconnectDb?.();
   await pool?.end();
-  await server?.stop();
+  await database?.stop();
   vi.unstubAllEnvs();
-  rmSync(tmp, { recursive: true, force: true });
 });
 
 const waiting = async () => Number((await pool.query<{ n: string }>("SELECT count(*) AS n FROM pipeline_outbox")).rows[0]!.n);

@@ -1,5 +1,4 @@
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
-import os from "node:os";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -36,11 +35,10 @@ import {
   TOUCH_CONNECTOR_SUCCESS,
   UPDATE_CONNECTOR_FAILURE,
 } from "@/lib/connectors/delivery/store";
-import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
-import { applyMigrations } from "@/lib/db/migrate";
 import { SELECT_FEED_PAGE, SELECT_HORIZON } from "@/lib/events/feed";
 import { eventInsertSql } from "@/lib/events/record";
 import { outboxInsertSql } from "@/lib/jobs/outbox";
+import { startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
 
 /**
  * One owner per table, and hand-written SQL that cannot drift from the Prisma schema:
@@ -226,23 +224,18 @@ describe("hand-written SQL matches the Prisma schema", () => {
 });
 
 describe("hand-written SQL prepares against the migrated database", () => {
-  let tmp: string;
-  let server: EmbeddedPostgres;
+  let database: MigratedDatabase;
   let client: pg.Client;
 
   beforeAll(async () => {
-    tmp = mkdtempSync(path.join(os.tmpdir(), "sieve-sql-"));
-    chmodSync(tmp, 0o755); // as root, PostgreSQL runs as `postgres` and must traverse it
-    server = await startEmbeddedPostgres({ dataDir: path.join(tmp, "data"), port: 0 });
-    await applyMigrations(server.url);
-    client = new pg.Client({ connectionString: server.url });
+    database = await startMigratedDatabase("sql");
+    client = new pg.Client({ connectionString: database.url });
     await client.connect();
   }, 120_000);
 
   afterAll(async () => {
     await client?.end();
-    await server?.stop();
-    rmSync(tmp, { recursive: true, force: true });
+    await database?.stop();
   });
 
   for (const [name, sql] of Object.entries({ ...STATEMENTS, ...READS })) {
