@@ -1,5 +1,6 @@
 import { assetEvent } from "@/lib/assets/events";
 import { assertNotHeld } from "@/lib/assets/lookup";
+import type { AuthenticatedKey } from "@/lib/auth/types";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db/client";
 import type { Asset as AssetRow, Prisma } from "@/lib/db/generated/client";
@@ -84,6 +85,14 @@ export async function reviewAsset(asset: AssetRow, input: { decision: ReviewDeci
   });
 }
 
+/** Approved with an alert raised (the project's `alert` action on flagged content). */
+export function isAlerted(row: Pick<AssetRow, "status" | "flagged" | "moderationAction">): boolean {
+  return row.status === "approved" && row.flagged === true && row.moderationAction === "alert";
+}
+
+/** The same condition as a query filter. */
+export const ALERTED_WHERE = { status: "approved", flagged: true, moderationAction: "alert" } as const satisfies Prisma.AssetWhereInput;
+
 /**
  * A reviewer keeps an asset that was approved with an alert raised: nothing about the asset
  * changes (approve is only for rejected assets) but it has had its decision, so it leaves the
@@ -93,17 +102,14 @@ export async function confirmAlertedAsset(asset: AssetRow): Promise<AssetRow> {
   return db().$transaction(async (tx) => {
     const current = await lockAsset(tx, asset.id);
     assertNotHeld(current);
-    const alerted = current.status === "approved" && current.flagged === true && current.moderationAction === "alert";
-    if (!alerted || current.reviewedAt !== null) {
-      throw new ApiError("asset/invalid-transition", `Only a rejected asset can be approved; this one is ${current.status}.`);
+    if (!isAlerted(current) || current.reviewedAt !== null) {
+      throw new ApiError("asset/invalid-transition", `Only a rejected asset, or an alert not yet confirmed, can be approved; this one is ${current.status}.`);
     }
     return tx.asset.update({ where: { id: current.id }, data: { reviewedAt: new Date() } });
   });
 }
 
 /** The actor of a decision made with an API key: no user; the key's name, else its prefix. */
-export async function apiKeyReviewer(keyId: string): Promise<ReviewActor> {
-  const key = await db().apiKey.findUnique({ where: { id: keyId }, select: { name: true, prefix: true } });
-  const name = key?.name?.trim() ? key.name.trim() : (key?.prefix ?? "API key");
-  return { userId: null, name };
+export function apiKeyReviewer(key: Pick<AuthenticatedKey, "label">): ReviewActor {
+  return { userId: null, name: key.label };
 }

@@ -57,9 +57,11 @@ export async function authenticateApiKey(header: string | null): Promise<Authent
     rate_limit_per_second: number | null;
     owner_user_id: string;
     expires_at: Date | null;
+    label: string;
   }>({
     name: "sieve-authenticate-api-key",
-    text: `SELECT k.id, k.project_id, k.permissions, k.rate_limit_per_second, p.owner_user_id, k.expires_at
+    text: `SELECT k.id, k.project_id, k.permissions, k.rate_limit_per_second, p.owner_user_id, k.expires_at,
+                  COALESCE(NULLIF(btrim(k.name), ''), k.prefix) AS label
            FROM api_keys k JOIN projects p ON p.id = k.project_id
            WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`,
     values: [hash],
@@ -72,6 +74,7 @@ export async function authenticateApiKey(header: string | null): Promise<Authent
     permissions: row.permissions as Permission[],
     rateLimitPerSecond: row.rate_limit_per_second,
     ownerUserId: row.owner_user_id,
+    label: row.label,
   };
   cache.set(hash, key, row.expires_at, generation);
   return key;

@@ -39,30 +39,50 @@ export interface ProjectMemberActor {
   permissions: Permission[];
 }
 
+/** One read gives the project, the user's membership and their name (as member or as owner). */
+function standingSelect(userId: string) {
+  const person = { select: { name: true, email: true } };
+  return {
+    id: true,
+    name: true,
+    ownerUserId: true,
+    owner: person,
+    members: { where: { userId }, select: { role: true, permissions: true, user: person } },
+  } as const;
+}
+
+type ProjectStanding = {
+  id: string;
+  name: string;
+  ownerUserId: string;
+  owner: { name: string | null; email: string };
+  members: { role: RoleName; permissions: string[]; user: { name: string | null; email: string } }[];
+};
+
+function actorOf(userId: string, project: ProjectStanding): ProjectMemberActor | null {
+  const membership = project.members[0];
+  const isOwner = project.ownerUserId === userId;
+  const role: RoleName | null = isOwner ? "admin" : (membership?.role ?? null);
+  const person = isOwner ? project.owner : membership?.user;
+  if (role === null || !person) return null;
+  return {
+    userId,
+    name: person.name?.trim() || person.email,
+    projectId: project.id,
+    projectName: project.name,
+    role,
+    permissions: rolePermissions(role, membership?.permissions ?? []),
+  };
+}
+
 /**
  * The user's standing in a project: its owner (admin) or a member with a role; null when neither or
  * when the project does not exist (callers answer 404 for both, so membership does not leak).
  */
 export async function projectMembership(userId: string, projectId: string): Promise<ProjectMemberActor | null> {
   if (!isUuid(projectId)) return null;
-  const project = await db().project.findUnique({
-    where: { id: projectId },
-    select: { id: true, name: true, ownerUserId: true, members: { where: { userId }, select: { role: true, permissions: true } } },
-  });
-  if (!project) return null;
-  const user = await db().user.findUnique({ where: { id: userId }, select: { name: true, email: true } });
-  if (!user) return null;
-  const membership = project.members[0];
-  const role: RoleName | null = project.ownerUserId === userId ? "admin" : (membership?.role ?? null);
-  if (role === null) return null;
-  return {
-    userId,
-    name: user.name?.trim() || user.email,
-    projectId: project.id,
-    projectName: project.name,
-    role,
-    permissions: rolePermissions(role, membership?.permissions ?? []),
-  };
+  const project = await db().project.findUnique({ where: { id: projectId }, select: standingSelect(userId) });
+  return project ? actorOf(userId, project) : null;
 }
 
 /**
@@ -82,9 +102,8 @@ export async function authorizeMember(userId: string, projectId: string, permiss
 export async function memberProjects(userId: string): Promise<ProjectMemberActor[]> {
   const projects = await db().project.findMany({
     where: { OR: [{ ownerUserId: userId }, { members: { some: { userId } } }] },
-    select: { id: true },
+    select: standingSelect(userId),
     orderBy: { createdAt: "asc" },
   });
-  const actors = await Promise.all(projects.map((p) => projectMembership(userId, p.id)));
-  return actors.filter((a): a is ProjectMemberActor => a !== null);
+  return projects.map((p) => actorOf(userId, p)).filter((a): a is ProjectMemberActor => a !== null);
 }

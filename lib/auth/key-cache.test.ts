@@ -6,7 +6,7 @@ import { fakeListeners, theListener } from "@/tests/support/fake-listen";
 
 vi.mock("@/lib/db/listen", () => import("@/tests/support/fake-listen"));
 
-const key = (id: string): AuthenticatedKey => ({ id, projectId: "p", permissions: [], rateLimitPerSecond: null, ownerUserId: "u" });
+const key = (id: string): AuthenticatedKey => ({ id, projectId: "p", permissions: [], rateLimitPerSecond: null, ownerUserId: "u", label: "key" });
 
 beforeEach(() => {
   fakeListeners.length = 0;

@@ -8,4 +8,6 @@ export interface AuthenticatedKey {
   rateLimitPerSecond: number | null;
   /** Owner of the key's project (whose upload allowance uploads count against). */
   ownerUserId: string;
+  /** How the key is named to people (a reviewer's name in events): its name, else its prefix. */
+  label: string;
 }

@@ -7,12 +7,18 @@ export type { SessionUser };
  * Session authentication for the portal's JSON routes (handle() with `auth: "session"`).
  * Auth.js is loaded on first use, so API-key routes never pay for it.
  */
-export async function portalSessionUser(): Promise<SessionUser> {
+export async function signedInUser(): Promise<SessionUser | null> {
   const { auth } = await import("@/lib/auth/next-auth");
   const session = await auth();
   const user = session?.user as { id?: string; email?: string | null; name?: string | null } | undefined;
-  if (!user?.id) throw new ApiError("auth/not-signed-in");
-  return { userId: user.id, email: user.email ?? "", name: user.name ?? null };
+  return user?.id ? { userId: user.id, email: user.email ?? "", name: user.name ?? null } : null;
+}
+
+/** The signed-in user, or 401 `auth/not-signed-in`. */
+export async function portalSessionUser(): Promise<SessionUser> {
+  const user = await signedInUser();
+  if (!user) throw new ApiError("auth/not-signed-in");
+  return user;
 }
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);

@@ -1,6 +1,8 @@
+import { ALERTED_WHERE, isAlerted } from "@/lib/assets/review";
 import { dbAssetType, serializeAsset } from "@/lib/assets/serialize";
 import { CDN_MOUNT } from "@/lib/cdn/adapters";
 import { ApiError } from "@/lib/core/errors";
+import { isUuid } from "@/lib/core/ids";
 import { db } from "@/lib/db/client";
 import type { Asset as AssetRow, Prisma } from "@/lib/db/generated/client";
 import { CATEGORIES, LIKELIHOOD_BANDS, LIKELIHOODS, type Category, type Likelihood } from "@/lib/moderation/report";
@@ -14,22 +16,23 @@ import type { QueueItem, QueuePage, QueueQuery, QueueReason } from "@/lib/portal
  */
 const NEEDS_DECISION: Prisma.AssetWhereInput = {
   reviewedAt: null,
-  OR: [{ status: { in: ["rejected", "error"] } }, { status: "approved", flagged: true, moderationAction: "alert" }],
+  OR: [{ status: { in: ["rejected", "error"] } }, ALERTED_WHERE],
 };
 
 const BY_REASON: Record<QueueReason, Prisma.AssetWhereInput> = {
   rejected: { status: "rejected" },
   error: { status: "error" },
-  alerted: { status: "approved", flagged: true, moderationAction: "alert" },
+  alerted: ALERTED_WHERE,
 };
 
-export function queueReason(row: Pick<AssetRow, "status">): QueueReason {
-  return row.status === "rejected" ? "rejected" : row.status === "error" ? "error" : "alerted";
+export function queueReason(row: Pick<AssetRow, "status" | "flagged" | "moderationAction">): QueueReason | null {
+  if (row.status === "rejected" || row.status === "error") return row.status;
+  return isAlerted(row) ? "alerted" : null;
 }
 
 export function isInQueue(row: Pick<AssetRow, "status" | "reviewedAt" | "flagged" | "moderationAction">): boolean {
   if (row.reviewedAt !== null) return false;
-  return row.status === "rejected" || row.status === "error" || (row.status === "approved" && row.flagged === true && row.moderationAction === "alert");
+  return queueReason(row) !== null;
 }
 
 /** The lowest score of a likelihood band. */
@@ -50,7 +53,7 @@ export function encodeCursor(row: { createdAt: Date; id: string }): string {
 export function decodeCursor(cursor: string): Cursor {
   try {
     const value = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as Partial<Cursor>;
-    if (typeof value.t === "number" && Number.isFinite(value.t) && typeof value.id === "string" && /^[0-9a-f-]{36}$/.test(value.id)) {
+    if (typeof value.t === "number" && Number.isFinite(value.t) && typeof value.id === "string" && isUuid(value.id)) {
       return { t: value.t, id: value.id };
     }
   } catch {
@@ -133,6 +136,6 @@ export function queueItem(row: AssetRow, keepByDefault: boolean): QueueItem {
     reason: queueReason(row),
     topCategory: topCategory(row.report),
     ...mediaUrls(row, keepByDefault),
-    canApprove: row.status === "rejected" || (row.status === "approved" && row.flagged === true && row.moderationAction === "alert" && row.reviewedAt === null),
+    canApprove: row.status === "rejected" || (isAlerted(row) && row.reviewedAt === null),
   };
 }

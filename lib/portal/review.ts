@@ -1,5 +1,5 @@
 import { createBatch, getBatch } from "@/lib/assets/batch/batch";
-import { confirmAlertedAsset, reviewAsset, type ReviewActor, type ReviewDecision } from "@/lib/assets/review";
+import { confirmAlertedAsset, isAlerted, reviewAsset, type ReviewActor, type ReviewDecision } from "@/lib/assets/review";
 import type { ProjectMemberActor } from "@/lib/auth/authorize";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db/client";
@@ -29,9 +29,8 @@ export async function projectAsset(projectId: string, assetId: string): Promise<
  */
 export async function decide(member: ProjectMemberActor, assetId: string, input: { decision: ReviewDecision; note?: string }): Promise<{ item: QueueItem; inQueue: boolean }> {
   const asset = await projectAsset(member.projectId, assetId);
-  const alerted = asset.status === "approved" && asset.flagged === true && asset.moderationAction === "alert";
   const updated =
-    input.decision === "approve" && alerted
+    input.decision === "approve" && isAlerted(asset)
       ? await confirmAlertedAsset(asset)
       : await reviewAsset(asset, { decision: input.decision, note: input.note ?? null, actor: memberReviewer(member) });
   return { item: queueItem(updated, await keepContentByDefault(member.projectId)), inQueue: isInQueue(updated) };

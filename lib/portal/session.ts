@@ -1,6 +1,6 @@
 import { notFound, redirect } from "next/navigation";
 import { memberProjects, projectMembership, type ProjectMemberActor } from "@/lib/auth/authorize";
-import { auth } from "@/lib/auth/next-auth";
+import { signedInUser } from "@/lib/http/session-auth";
 import type { PortalProject, PortalUser } from "@/lib/portal/types";
 
 /**
@@ -8,10 +8,8 @@ import type { PortalProject, PortalUser } from "@/lib/portal/types";
  * the one authorisation module (lib/auth/authorize.ts), never around them.
  */
 export async function currentPortalUser(): Promise<PortalUser | null> {
-  const session = await auth();
-  const user = session?.user as { id?: string; email?: string | null; name?: string | null } | undefined;
-  if (!user?.id) return null;
-  return { id: user.id, email: user.email ?? "", name: user.name ?? null };
+  const user = await signedInUser();
+  return user && { id: user.userId, email: user.email, name: user.name };
 }
 
 /** The signed-in user, or a redirect to the sign-in page that comes back to `callbackPath`. */

@@ -51,7 +51,8 @@ export interface QueueQuery {
 
 export interface QueueItem {
   asset: ApiAsset;
-  reason: QueueReason;
+  /** Why it needs a decision; null once it no longer does (e.g. decided by someone else meanwhile). */
+  reason: QueueReason | null;
   /** The report's highest-scoring judged category, if any. */
   topCategory: { category: Category; likelihood: Likelihood; score: number } | null;
   /** CDN URLs readable with the portal session (null when the asset has no such media). */

@@ -230,9 +230,10 @@ function hostOf(url: string | null): string | null {
   }
 }
 
-/** Content nothing here can read: every category is unjudged. */
+/** Why an asset whose analysis judged no category at all fails closed. */
 const NOTHING_JUDGED = "no category could be judged: no text, speech or picture was found that a configured model reads";
 
+/** Content nothing here can read: every category is unjudged. */
 function unreadable(reason: string): Collected {
   return { ...empty(), notes: { unsupported: reason }, unanalysed: [{ part: "content", categories: ALL_CATEGORIES, reason }] };
 }

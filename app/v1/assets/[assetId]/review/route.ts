@@ -7,7 +7,7 @@ import { handle, routes } from "@/lib/http/handler";
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
   POST: handle(reviewAssetEndpoint, async ({ params, body, ctx }) => {
     const asset = await requireAsset(ctx.apiKey, params.assetId);
-    const actor = await apiKeyReviewer(ctx.apiKey.id);
+    const actor = apiKeyReviewer(ctx.apiKey);
     return serializeAsset(await reviewAsset(asset, { decision: body.decision, note: body.note, actor }));
   }),
 });

@@ -8,6 +8,6 @@ export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
   POST: handle(createBatchEndpoint, async ({ params, body, ctx }) => {
     if (body.operation !== "review") return createBatch(params.projectId, body);
     assertPermission(ctx.apiKey, "assets:review");
-    return createBatch(params.projectId, body, await apiKeyReviewer(ctx.apiKey.id));
+    return createBatch(params.projectId, body, apiKeyReviewer(ctx.apiKey));
   }),
 });
