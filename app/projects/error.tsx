@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { buttonClass } from "@/components/portal/styles";
 
 /** Unexpected failures while rendering a portal page (data errors are shown by the views themselves). */
 export default function ProjectsError({ error, retry }: { error: unknown; retry: () => void }) {
@@ -12,10 +13,10 @@ export default function ProjectsError({ error, retry }: { error: unknown; retry:
         <p className="mt-2 text-sm">This page could not be shown. Try again, or go back to your projects.</p>
         {digest ? <p className="mt-2 font-mono text-xs">Reference: {digest}</p> : null}
         <div className="mt-4 flex gap-3">
-          <button type="button" onClick={() => retry()} className="rounded-md bg-blue-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-blue-800">
+          <button type="button" onClick={() => retry()} className={buttonClass("primary")}>
             Try again
           </button>
-          <Link href="/projects" className="rounded-md border border-slate-400 bg-white px-3 py-1.5 text-sm font-medium text-slate-900">
+          <Link href="/projects" className={buttonClass("secondary")}>
             Back to projects
           </Link>
         </div>

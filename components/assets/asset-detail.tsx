@@ -107,7 +107,7 @@ export function AssetDetailView({ projectId, assetId, canReview }: { projectId: 
         </h1>
         <div className="flex flex-wrap items-center gap-2 text-sm">
           <StatusBadge status={asset.status} />
-          {inQueue ? <Badge tone="info">In queue: {REASON_LABELS[item.reason]}</Badge> : <Badge>Not in the queue</Badge>}
+          {inQueue && item.reason ? <Badge tone="info">In queue: {REASON_LABELS[item.reason]}</Badge> : <Badge>Not in the queue</Badge>}
           {asset.parentId ? (
             <Link href={`/projects/${projectId}/assets/${asset.parentId}`} className="text-blue-800 underline underline-offset-2">
               Open the parent asset

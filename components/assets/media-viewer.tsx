@@ -2,7 +2,7 @@
 
 import { useState, type ReactNode, type Ref } from "react";
 import type { QueueItem } from "@/lib/portal/types";
-import { buttonClass } from "@/components/portal/ui";
+import { buttonClass } from "@/components/portal/styles";
 import { assetTypeLabel } from "./report-labels";
 import { TextContent } from "./text-content";
 
@@ -61,7 +61,7 @@ export function MediaThumbnail({ item, revealed, onToggleReveal }: RevealProps) 
             className={`size-full object-cover transition ${revealed ? "" : HIDDEN}`}
           />
         ) : (
-          <Placeholder text={failed ? "Unavailable" : assetTypeLabel(item.asset.type)} compact />
+          <Placeholder text={failed ? "No preview" : assetTypeLabel(item.asset.type)} compact />
         )}
       </div>
       {visual && url && !failed ? (

@@ -3,7 +3,7 @@
 import { useId, useState } from "react";
 import type { AssetDetail, ReviewRequest } from "@/lib/portal/types";
 import { errorMessage } from "@/components/portal/portal-fetch";
-import { buttonClass, inputClass, labelClass } from "@/components/portal/ui";
+import { buttonClass, inputClass, labelClass } from "@/components/portal/styles";
 import { approveBlockedReason, rejectBlockedReason } from "@/components/review/decision-rules";
 import { useBlockedReasons } from "@/components/review/blocked-reasons";
 import { useReviewDecision } from "./hooks";

@@ -1,7 +1,7 @@
 "use client";
 
 import type { Category, Likelihood, ReportCategories, ReportMedia } from "@/lib/moderation/report";
-import { buttonClass } from "@/components/portal/ui";
+import { buttonClass } from "@/components/portal/styles";
 import { CATEGORIES, CATEGORY_LABELS, formatScore, formatSeconds, LIKELIHOOD_BAR, LIKELIHOOD_LABELS, SEGMENT_SOURCE_LABELS } from "./report-labels";
 
 interface Worst {

@@ -2,7 +2,7 @@
 
 import { startTransition, useActionState, useId } from "react";
 import type { SignInState } from "@/lib/portal/sign-in-state";
-import { buttonClass, inputClass, labelClass } from "@/components/portal/ui";
+import { buttonClass, inputClass, labelClass } from "@/components/portal/styles";
 
 type SignInAction = (state: SignInState, form: FormData) => Promise<SignInState>;
 

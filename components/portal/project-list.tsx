@@ -2,7 +2,8 @@
 
 import Link from "next/link";
 import { useMe } from "./hooks";
-import { buttonClass, EmptyState, ErrorState, Spinner } from "./ui";
+import { EmptyState, ErrorState, Spinner } from "./ui";
+import { buttonClass } from "./styles";
 
 const ROLE_LABELS = { admin: "Admin", member: "Member", viewer: "Viewer", custom: "Custom role" } as const;
 

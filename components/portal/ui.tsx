@@ -4,31 +4,8 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import type { ReactNode } from "react";
 import { errorMessage, isSessionExpired, PortalFetchError } from "./portal-fetch";
+import { buttonClass } from "./styles";
 
-type ButtonVariant = "primary" | "secondary" | "approve" | "reject" | "ghost";
-
-const VARIANTS: Record<ButtonVariant, string> = {
-  primary: "bg-blue-700 text-white hover:bg-blue-800 border border-blue-700",
-  secondary: "bg-white text-slate-900 hover:bg-slate-100 border border-slate-400",
-  approve: "bg-green-700 text-white hover:bg-green-800 border border-green-700",
-  reject: "bg-red-700 text-white hover:bg-red-800 border border-red-700",
-  ghost: "bg-transparent text-blue-800 hover:bg-blue-50 border border-transparent underline-offset-2 hover:underline",
-};
-
-/** Class names for a button (or a link styled as one); sizes stay ≥ 36px high for touch targets. */
-export function buttonClass(variant: ButtonVariant = "secondary", extra = ""): string {
-  return [
-    "inline-flex min-h-9 items-center justify-center gap-1.5 rounded-md px-3 py-1.5 text-sm font-medium",
-    "disabled:cursor-not-allowed disabled:opacity-60",
-    VARIANTS[variant],
-    extra,
-  ].join(" ");
-}
-
-export const inputClass =
-  "block w-full rounded-md border border-slate-400 bg-white px-2.5 py-1.5 text-sm text-slate-900 placeholder:text-slate-600";
-
-export const labelClass = "block text-sm font-medium text-slate-800";
 
 export function Spinner({ label = "Loading…" }: { label?: string }) {
   return (

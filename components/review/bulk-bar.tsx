@@ -2,8 +2,8 @@
 
 import { useId } from "react";
 import type { QueueItem, ReviewRequest } from "@/lib/portal/types";
-import { buttonClass } from "@/components/portal/ui";
-import { NO_REVIEW_PERMISSION } from "./decision-rules";
+import { buttonClass } from "@/components/portal/styles";
+import { approveBlockedReason, NO_REVIEW_PERMISSION, rejectBlockedReason } from "./decision-rules";
 
 export const BULK_LIMIT = 100;
 
@@ -29,16 +29,18 @@ export function BulkBar({
   const reasonId = useId();
   const count = selectedItems.length;
   const allSelected = items.length > 0 && count === items.length;
-  const notApprovable = selectedItems.filter((item) => !item.canApprove || item.asset.safetyHold).length;
+  // The rows' own rules, counted over the selection (one definition of what may be decided).
+  const notApprovable = selectedItems.filter((item) => approveBlockedReason(item, canReview)).length;
+  const notRejectable = selectedItems.filter((item) => rejectBlockedReason(item, canReview)).length;
+  const cannot = (n: number, verb: string) => (n > 0 ? `${n} selected item${n === 1 ? "" : "s"} cannot be ${verb}.` : null);
 
   let blocked: string | null = null;
   if (!canReview) blocked = NO_REVIEW_PERMISSION;
   else if (count > BULK_LIMIT) blocked = `Select at most ${BULK_LIMIT} items for one bulk decision.`;
   else if (pending) blocked = "A bulk decision is still running.";
-
-  let approveBlocked = blocked;
-  if (!approveBlocked && notApprovable > 0) approveBlocked = `${notApprovable} selected item${notApprovable === 1 ? "" : "s"} cannot be approved.`;
-  const reason = approveBlocked ?? blocked;
+  const approveBlocked = blocked ?? cannot(notApprovable, "approved");
+  const rejectBlocked = blocked ?? cannot(notRejectable, "rejected");
+  const reasons = [...new Set([approveBlocked, rejectBlocked].filter((r): r is string => r !== null))].join(" ");
 
   return (
     <div
@@ -53,6 +55,9 @@ export function BulkBar({
           type="checkbox"
           className="size-4 accent-blue-700"
           checked={allSelected}
+          ref={(box) => {
+            if (box) box.indeterminate = count > 0 && !allSelected;
+          }}
           disabled={items.length === 0}
           onChange={(event) => onSelectAll(event.target.checked)}
         />
@@ -76,8 +81,8 @@ export function BulkBar({
         <button
           type="button"
           className={buttonClass("reject")}
-          disabled={count === 0 || blocked !== null}
-          aria-describedby={count > 0 && blocked ? reasonId : undefined}
+          disabled={count === 0 || rejectBlocked !== null}
+          aria-describedby={count > 0 && rejectBlocked ? reasonId : undefined}
           onClick={() => onDecide("reject")}
         >
           Reject selected
@@ -86,9 +91,9 @@ export function BulkBar({
           Clear selection
         </button>
       </div>
-      {count > 0 && reason ? (
+      {count > 0 && reasons ? (
         <p id={reasonId} className="w-full text-xs text-slate-700">
-          {reason}
+          {reasons}
         </p>
       ) : null}
     </div>

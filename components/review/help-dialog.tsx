@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useId, useRef } from "react";
-import { buttonClass } from "@/components/portal/ui";
+import { buttonClass } from "@/components/portal/styles";
 import { QUEUE_SHORTCUTS } from "./use-queue-keyboard";
 
 /**

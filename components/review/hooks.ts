@@ -2,7 +2,7 @@
 
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient, type InfiniteData, type QueryClient, type QueryKey } from "@tanstack/react-query";
 import type { AssetDetail, PortalFolder, QueueItem, QueuePage, ReviewBatch, ReviewRequest } from "@/lib/portal/types";
-import { portalFetch } from "@/components/portal/portal-fetch";
+import { portalFetch, PortalFetchError } from "@/components/portal/portal-fetch";
 import { queryKeys, reviewMutationKey } from "@/components/portal/query-keys";
 import { queueSearchParams, type QueueFilters } from "./queue-filters-model";
 import { recordReviewed } from "./session-count";
@@ -76,6 +76,32 @@ function restoreToQueues(queryClient: QueryClient, removed: readonly RemovedItem
   }
 }
 
+/**
+ * After the server refused decisions (the asset changed meanwhile: 404, 409, 423), the restored
+ * copies are stale: each is read again and shown as it is now (e.g. approved by someone else, its
+ * Approve disabled), and its cached asset page is refreshed. A refused asset that is gone stays as
+ * restored; the next queue refresh drops it.
+ */
+function refreshRefused(queryClient: QueryClient, projectId: string, assetIds: readonly string[]): void {
+  for (const assetId of assetIds) {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.asset(projectId, assetId) });
+    void portalFetch<AssetDetail>(`${projectPath(projectId)}/assets/${encodeURIComponent(assetId)}`)
+      .then((detail) => replaceInQueues(queryClient, projectId, detail.item))
+      .catch(() => undefined);
+  }
+}
+
+/** Puts the current copy of an item wherever the project's cached queues show it. */
+function replaceInQueues(queryClient: QueryClient, projectId: string, current: QueueItem): void {
+  for (const [queryKey, data] of queryClient.getQueriesData<QueueData>({ queryKey: queryKeys.queueRoot(projectId) })) {
+    if (!data?.pages.some((page) => page.items.some((item) => item.asset.id === current.asset.id))) continue;
+    const pages = data.pages.map((page) => ({ ...page, items: page.items.map((item) => (item.asset.id === current.asset.id ? current : item)) }));
+    queryClient.setQueryData<QueueData>(queryKey, { ...data, pages });
+  }
+}
+
+const isRefusal = (error: unknown) => error instanceof PortalFetchError && error.status >= 400 && error.status < 500 && error.status !== 401;
+
 export interface ReviewVariables extends ReviewRequest {
   assetId: string;
 }
@@ -103,8 +129,9 @@ export function useReviewDecision(projectId: string) {
       await queryClient.cancelQueries({ queryKey: queryKeys.queueRoot(projectId) });
       return { removed: removeFromQueues(queryClient, projectId, new Set([assetId])) };
     },
-    onError: (_error, _variables, context) => {
+    onError: (error, { assetId }, context) => {
       if (context) restoreToQueues(queryClient, context.removed);
+      if (isRefusal(error)) refreshRefused(queryClient, projectId, [assetId]);
     },
     onSuccess: (result, { assetId }) => {
       recordReviewed(1);
@@ -164,6 +191,7 @@ export function useBulkReview(projectId: string) {
       recordReviewed(batch.counts.succeeded);
       const failed = new Set(batch.items.filter((item) => item.status === "failed").map((item) => item.assetId));
       if (context) restoreToQueues(queryClient, context.removed.filter((entry) => failed.has(entry.item.asset.id)));
+      refreshRefused(queryClient, projectId, [...failed]);
       for (const item of batch.items) {
         if (item.status === "succeeded") void queryClient.invalidateQueries({ queryKey: queryKeys.asset(projectId, item.assetId) });
       }

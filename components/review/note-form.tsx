@@ -2,7 +2,7 @@
 
 import { useId, useState } from "react";
 import type { QueueItem, ReviewRequest } from "@/lib/portal/types";
-import { buttonClass, inputClass, labelClass } from "@/components/portal/ui";
+import { buttonClass, inputClass, labelClass } from "@/components/portal/styles";
 
 /**
  * The note opened with "n" (or the Note button): a decision with a note for one item. Enter

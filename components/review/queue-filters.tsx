@@ -3,7 +3,7 @@
 import { useId, type ReactNode } from "react";
 import type { PortalFolder } from "@/lib/portal/types";
 import { ASSET_TYPE_LABELS, CATEGORIES, CATEGORY_LABELS, LIKELIHOODS, LIKELIHOOD_LABELS, REASON_LABELS } from "@/components/assets/report-labels";
-import { buttonClass, inputClass, labelClass } from "@/components/portal/ui";
+import { buttonClass, inputClass, labelClass } from "@/components/portal/styles";
 import { activeFilterCount, EMPTY_FILTERS, type QueueFilters } from "./queue-filters-model";
 import { useFolders } from "./hooks";
 

@@ -5,7 +5,8 @@ import { useId, type Ref } from "react";
 import type { QueueItem, ReviewRequest } from "@/lib/portal/types";
 import { MediaThumbnail } from "@/components/assets/media-viewer";
 import { assetTypeLabel, CATEGORY_LABELS, formatScore, LIKELIHOOD_LABELS, REASON_LABELS } from "@/components/assets/report-labels";
-import { Badge, buttonClass, formatDateTime } from "@/components/portal/ui";
+import { Badge, formatDateTime } from "@/components/portal/ui";
+import { buttonClass } from "@/components/portal/styles";
 import { approveBlockedReason, rejectBlockedReason } from "./decision-rules";
 import { useBlockedReasons } from "./blocked-reasons";
 import { NoteForm } from "./note-form";
@@ -40,7 +41,8 @@ export function QueueRow(props: QueueRowProps) {
   const nameId = useId();
   const approveBlocked = approveBlockedReason(item, props.canReview);
   const rejectBlocked = rejectBlockedReason(item, props.canReview);
-  const blocked = useBlockedReasons(approveBlocked, rejectBlocked);
+  // Without review permission the queue says so once, above the list, not on every row.
+  const blocked = useBlockedReasons(props.canReview ? approveBlocked : null, props.canReview ? rejectBlocked : null);
 
   return (
     <li
@@ -76,7 +78,11 @@ export function QueueRow(props: QueueRowProps) {
             </Link>
           </h3>
           <div className="flex flex-wrap items-center gap-2 text-sm text-slate-700">
-            <Badge tone={REASON_TONES[item.reason]}>{REASON_LABELS[item.reason]}</Badge>
+            {item.reason ? (
+              <Badge tone={REASON_TONES[item.reason]}>{REASON_LABELS[item.reason]}</Badge>
+            ) : (
+              <Badge>Now {asset.status}</Badge>
+            )}
             <Badge>{assetTypeLabel(asset.type)}</Badge>
             {item.topCategory ? (
               <span data-testid="top-category">

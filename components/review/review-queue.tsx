@@ -4,9 +4,10 @@ import { useCallback, useEffect, useMemo, useRef, useState } from "react";
 import type { QueueItem, ReviewBatch, ReviewRequest } from "@/lib/portal/types";
 import { usePreferences } from "@/components/portal/hooks";
 import { errorMessage } from "@/components/portal/portal-fetch";
-import { buttonClass, EmptyState, ErrorState, Spinner } from "@/components/portal/ui";
+import { EmptyState, ErrorState, Spinner } from "@/components/portal/ui";
+import { buttonClass } from "@/components/portal/styles";
 import { BulkBar } from "./bulk-bar";
-import { approveBlockedReason, rejectBlockedReason } from "./decision-rules";
+import { approveBlockedReason, NO_REVIEW_PERMISSION, rejectBlockedReason } from "./decision-rules";
 import { HelpDialog } from "./help-dialog";
 import { useBulkReview, useQueue, useReviewDecision } from "./hooks";
 import { QueueFiltersForm } from "./queue-filters";
@@ -121,7 +122,7 @@ export function ReviewQueue({ projectId, projectName, canReview }: { projectId: 
     // calls the per-call callbacks of the latest one, and every failure must be reported.
     review
       .mutateAsync({ assetId: item.asset.id, decision, note })
-      .catch((error: unknown) => setAlert(`Could not ${decision} “${item.asset.name}”: ${errorMessage(error)} It is back in the queue.`));
+      .catch((error: unknown) => setAlert(`Could not ${decision} “${item.asset.name}”: ${errorMessage(error)} It was not changed.`));
   };
 
   const decideSelected = (decision: ReviewRequest["decision"]) => {
@@ -141,7 +142,7 @@ export function ReviewQueue({ projectId, projectName, canReview }: { projectId: 
         const failures = batch.items.filter((item) => item.status === "failed");
         if (failures.length > 0) {
           const details = failures.map((item) => `“${names.get(item.assetId) ?? item.assetId}” (${item.message ?? item.code ?? "failed"})`);
-          setAlert(`${failures.length} could not be ${PAST[decision]} and are back in the queue: ${details.join("; ")}.`);
+          setAlert(`${failures.length} could not be ${PAST[decision]} and were not changed: ${details.join("; ")}.`);
         }
       },
       (error: unknown) => {
@@ -250,6 +251,11 @@ export function ReviewQueue({ projectId, projectName, canReview }: { projectId: 
         <kbd className="font-mono">j</kbd>/<kbd className="font-mono">k</kbd> move, <kbd className="font-mono">a</kbd> approve,{" "}
         <kbd className="font-mono">r</kbd> reject.
       </p>
+      {canReview ? null : (
+        <p data-testid="no-review-permission" className="rounded-md border border-slate-300 bg-white p-3 text-sm text-slate-800">
+          {NO_REVIEW_PERMISSION} You can look at the queue and open assets; ask a project admin to decide.
+        </p>
+      )}
 
       {queue.isPending ? (
         <Spinner label="Loading the queue…" />

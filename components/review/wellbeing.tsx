@@ -3,7 +3,7 @@
 import { useEffect, useId, useRef, useState } from "react";
 import { useUpdatePreferences, usePreferences } from "@/components/portal/hooks";
 import { errorMessage } from "@/components/portal/portal-fetch";
-import { buttonClass, inputClass, labelClass } from "@/components/portal/ui";
+import { buttonClass, inputClass, labelClass } from "@/components/portal/styles";
 import { dismissBreakReminder, useBreakDismissedAt, useReviewedCount } from "./session-count";
 
 /** "Reviewed this session: N", announced politely as it changes. */
