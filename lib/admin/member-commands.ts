@@ -2,11 +2,8 @@ import { required, type AdminCommand, type Values } from "@/lib/admin/commands";
 import { createUser, setUserPassword } from "@/lib/admin/users";
 import { parsePermissionList, type Permission } from "@/lib/auth/permissions";
 import { isUuid } from "@/lib/core/ids";
-import { addProjectMember, type MemberRole } from "@/lib/projects/members";
+import { addProjectMember, isMemberRole, MEMBER_ROLES, type MemberRole } from "@/lib/projects/members";
 
-/** Roles an operator gives; `custom` needs --permissions (its explicit list). */
-const CLI_ROLES = ["admin", "member", "viewer", "custom"] as const satisfies readonly MemberRole[];
-const isCliRole = (value: string): value is (typeof CLI_ROLES)[number] => (CLI_ROLES as readonly string[]).includes(value);
 
 function uuidOption(values: Values, name: string): string {
   const value = required(values, name);
@@ -16,7 +13,8 @@ function uuidOption(values: Values, name: string): string {
 
 function role(values: Values): MemberRole {
   const value = required(values, "role");
-  if (!isCliRole(value)) throw new Error(`--role must be one of ${CLI_ROLES.join(", ")}`);
+  // `custom` needs --permissions (its explicit list).
+  if (!isMemberRole(value)) throw new Error(`--role must be one of ${MEMBER_ROLES.join(", ")}`);
   return value;
 }
 

@@ -1,13 +1,12 @@
 import { z } from "zod";
 import { storableTextCheck, text, uuid, webUrl } from "@/lib/core/schemas";
-import { EVENT_TYPES, type EventType } from "@/lib/events/catalogue";
+import { EVENT_TYPE_NAMES } from "@/lib/events/catalogue";
 import { connectorUrlProblem, MAX_CONNECTOR_URL_LENGTH } from "./url-policy";
 
 /** Request and response schemas of the Connectors API (lib/connectors/endpoints.ts). */
 
 export const CONNECTOR_TYPES = ["webhook", "slack", "email"] as const;
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed", "cancelled"] as const;
-export const EVENT_TYPE_NAMES = Object.keys(EVENT_TYPES) as [EventType, ...EventType[]];
 export const MAX_RECIPIENTS = 10;
 
 export const connectorType = z.enum(CONNECTOR_TYPES);

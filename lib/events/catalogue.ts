@@ -13,6 +13,13 @@ export const EVENT_TYPES = {
 
 export type EventType = keyof typeof EVENT_TYPES;
 
+/** Every event type's name (for zod enums and messages). */
+export const EVENT_TYPE_NAMES = Object.keys(EVENT_TYPES) as [EventType, ...EventType[]];
+
+export function isEventType(value: string): value is EventType {
+  return Object.hasOwn(EVENT_TYPES, value);
+}
+
 export interface EventFact {
   key: string;
   value: string | number | boolean | null | string[];

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { projectParams, text, uuid } from "@/lib/core/schemas";
-import { EVENT_TYPES, type EventType } from "@/lib/events/catalogue";
+import { EVENT_TYPE_NAMES, isEventType, type EventType } from "@/lib/events/catalogue";
 import { AUTH_ERRORS, JSON_BODY_ERRORS, defineEndpoint } from "@/lib/http/endpoint";
 
 const factSchema = z.object({ key: z.string(), value: z.unknown(), url: z.string().optional() });
@@ -30,8 +30,6 @@ export const eventSchema = z.object({
   readAt: z.number().nullable(),
 });
 
-const KNOWN_TYPES = Object.keys(EVENT_TYPES) as EventType[];
-const isEventType = (value: string): value is EventType => (KNOWN_TYPES as string[]).includes(value);
 
 /** `type=asset.flagged,asset.failed`: one or more known event types, comma-separated. */
 export const eventTypeList = text()
@@ -41,7 +39,7 @@ export const eventTypeList = text()
     const unknown = types.filter((t) => !isEventType(t));
     if (unknown.length === 0) return [...new Set(types)] as EventType[];
     const names = unknown.map((t) => (t === "" ? "(empty)" : JSON.stringify(t.slice(0, 60)))).join(", ");
-    ctx.addIssue({ code: "custom", message: `unknown event type ${names}; known: ${KNOWN_TYPES.join(", ")}`, input: value });
+    ctx.addIssue({ code: "custom", message: `unknown event type ${names}; known: ${EVENT_TYPE_NAMES.join(", ")}`, input: value });
     return z.NEVER;
   });
 

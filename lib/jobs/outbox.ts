@@ -1,5 +1,6 @@
 import { config } from "@/lib/core/config";
 import { processSingleton } from "@/lib/core/singleton";
+import { withTimeout } from "@/lib/core/timeout";
 import { sqlPool } from "@/lib/db/client";
 import { placeholders, type SqlRunner } from "@/lib/db/sql";
 import { withTransaction } from "@/lib/db/transaction";
@@ -57,18 +58,9 @@ function sendBatch(): Promise<number> {
       [BATCH],
     );
     // The rows are deleted only if the send succeeds (a throw rolls the delete back).
-    if (rows.length > 0) await withTimeout(sendJobs(rows.map((r) => ({ id: r.event_id, name: r.name, data: r.data }))), config().pipeline.jobSendTimeoutMs);
+    if (rows.length > 0) await withTimeout(sendJobs(rows.map((r) => ({ id: r.event_id, name: r.name, data: r.data }))), config().pipeline.jobSendTimeoutMs, `no answer from the job runner within ${config().pipeline.jobSendTimeoutMs} ms`);
     return rows.length;
   });
-}
-
-/** Rejects when `work` has not settled after `ms` (the work itself goes on; its result is ignored). */
-function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer from the job runner within ${ms} ms`)), ms);
-  });
-  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** Sends everything in the outbox now (coalescing concurrent kicks); failures retry in a second. */

@@ -2,6 +2,7 @@ import type { Readable } from "node:stream";
 import nodemailer, { type Transporter } from "nodemailer";
 import type { SMTPSentMessageInfo } from "nodemailer/lib/smtp-transport";
 import { config } from "@/lib/core/config";
+import { withTimeout } from "@/lib/core/timeout";
 import { errorMessage } from "@/lib/core/errors";
 import { processSingleton } from "@/lib/core/singleton";
 import { safeFetch } from "@/lib/net/safe-fetch";
@@ -147,20 +148,14 @@ async function sendEmail(connector: ConnectorTarget, envelope: WebhookEnvelope, 
   if (!url) return failure("email is not configured on the server (SMTP_URL)");
   if (connector.recipients.length === 0) return failure("the connector has no recipients");
   const content = emailContent(envelope);
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`timed out after ${timeoutMs} ms`)), timeoutMs);
-  });
   try {
-    const info = await Promise.race([smtpTransport(url, timeoutMs).sendMail({ from, to: connector.recipients, ...content }), timeout]);
+    const info = await withTimeout(smtpTransport(url, timeoutMs).sendMail({ from, to: connector.recipients, ...content }), timeoutMs);
     const rejected = info.rejected ?? [];
     const reply = cleanText(`${info.response ?? ""}${rejected.length > 0 ? ` (rejected: ${rejected.join(", ")})` : ""}`.slice(0, EXCERPT_BYTES));
     if ((info.accepted ?? []).length === 0) return { ok: false, statusCode: null, error: "the SMTP server accepted no recipient", responseExcerpt: reply };
     return { ok: true, statusCode: null, error: null, responseExcerpt: reply };
   } catch (error) {
     return failure(`SMTP: ${errorMessage(error)}`);
-  } finally {
-    clearTimeout(timer);
   }
 }
 

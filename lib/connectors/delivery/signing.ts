@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { SECRET_PREFIX } from "@/lib/connectors/secrets";
 
 /**
  * Standard Webhooks signatures (https://www.standardwebhooks.com, what Svix sends): HMAC-SHA256 over
@@ -6,7 +7,6 @@ import { createHmac } from "node:crypto";
  * `whsec_<base64 of the key bytes>`. Several signatures are space-separated: during the grace period
  * after a rotation every message carries one per live secret, so a receiver holding either verifies.
  */
-const SECRET_PREFIX = "whsec_";
 
 /** The key bytes of a `whsec_<base64>` secret (a bare base64 secret is read the same way). */
 export function secretKey(secret: string): Buffer {
