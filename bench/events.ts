@@ -5,7 +5,8 @@ import { FIRST_ATTEMPTS_PER_CONNECTOR } from "@/lib/connectors/delivery/first-at
 import { sqlPool } from "@/lib/db/client";
 import { recordEvents, type NewEvent } from "@/lib/events/record";
 import { percentile, timedCall, verdict } from "@/bench/http-timing";
-import type { RunningServer } from "@/tests/support/test-server";
+import { readFile, readdir } from "node:fs/promises";
+import type { CrashableServer, RunningServer } from "@/tests/support/test-server";
 
 /**
  * The events feed and webhook delivery, against baselines measured in the same run:
@@ -15,9 +16,10 @@ import type { RunningServer } from "@/tests/support/test-server";
  * 2. Delivery rate: N events committed at once, delivered to a local receiver by the real path
  *    (dispatcher → first attempt in process → signed POST; retries would go through the Inngest
  *    function), events/s from the commit to the
- *    last receipt; beside plain Standard-Webhooks-signed POSTs of the same bodies from this process
- *    to the same receiver, with as many in flight as the delivery function may run at once.
- *    Target: >= 0.5x.
+ *    last receipt; beside plain Standard-Webhooks-signed POSTs of the same bodies to the same
+ *    receiver, with as many in flight as first attempts may run at once, sent from the server
+ *    process itself (bench/server-probe.mjs; the issue's "from the same process") and, for
+ *    information, from this process (which also runs the receiver). Target: >= 0.5x the former.
  * 3. Lag: one event at a time on an idle server, from its commit to its receipt. Target: p50 <= 250 ms.
  * The server needs SIEVE_ALLOW_PRIVATE_NETWORKS=true (bench/run.ts sets it) to deliver to 127.0.0.1.
  * Env: BENCH_EVENTS_TOTAL (100000), BENCH_FEED_PAGES (300), BENCH_DELIVERY_N (1000), BENCH_LAG_N (100),
@@ -140,6 +142,50 @@ async function plainSignedPosts(url: string, bodies: string[], inFlight: number)
   return bodies.length / ((performance.now() - started) / 1000);
 }
 
+/**
+ * The same plain POSTs made inside the server process (bench/server-probe.mjs): issue #10 compares
+ * delivery with "plain signed HTTP POSTs from the same process". Null when the probe is absent.
+ */
+async function plainSignedPostsInServer(probeUrl: string, url: string, body: string, count: number, inFlight: number): Promise<number | null> {
+  try {
+    const res = await fetch(`${probeUrl}/plain-posts`, { method: "POST", body: JSON.stringify({ url, body, count, inFlight }) });
+    if (!res.ok) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+    return ((await res.json()) as { rate: number }).rate;
+  } catch (error) {
+    console.log(`  ! the server-process baseline failed: ${(error as Error).message}`);
+    return null;
+  }
+}
+
+/**
+ * CPU time (ms) used so far by the server process and by all PostgreSQL processes, from /proc
+ * (null elsewhere): per delivery it is a figure that other work on the machine barely moves.
+ */
+async function cpuMs(serverPid: number): Promise<{ server: number; postgres: number } | null> {
+  const ticks = async (pid: string) => {
+    const stat = await readFile(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return { name: stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")), ticks: Number(fields[11]) + Number(fields[12]) };
+  };
+  try {
+    const server = (await ticks(String(serverPid))).ticks;
+    let postgres = 0;
+    for (const pid of (await readdir("/proc")).filter((name) => /^\d+$/.test(name))) {
+      const process = await ticks(pid).catch(() => null);
+      if (process?.name === "postgres") postgres += process.ticks;
+    }
+    return { server: server * 10, postgres: postgres * 10 }; // USER_HZ is 100 on Linux
+  } catch {
+    return null;
+  }
+}
+
+function cpuPer(before: { server: number; postgres: number } | null, after: { server: number; postgres: number } | null, n: number): string {
+  if (!before || !after) return "";
+  const ms = (x: number) => (x / n).toFixed(3);
+  return `   CPU per request: server ${ms(after.server - before.server)} ms, PostgreSQL ${ms(after.postgres - before.postgres)} ms`;
+}
+
 async function commitEvents(projectId: string, from: number, count: number): Promise<{ ids: string[]; committedAt: number }> {
   const client = await sqlPool().connect();
   try {
@@ -164,7 +210,7 @@ async function deliveryState(eventId: string): Promise<string> {
   return rows.length === 0 ? "no delivery was created" : JSON.stringify(rows);
 }
 
-async function benchDelivery(server: RunningServer, apiKey: string, projectId: string) {
+async function benchDelivery(server: RunningServer & CrashableServer, apiKey: string, projectId: string, probeUrl: string) {
   const n = Number(process.env.BENCH_DELIVERY_N ?? 1000);
   const lagN = Number(process.env.BENCH_LAG_N ?? 100);
   const receiver = await startReceiver();
@@ -183,8 +229,9 @@ async function benchDelivery(server: RunningServer, apiKey: string, projectId: s
     // 3. Lag, idle: one event at a time.
     const lags: number[] = [];
     for (let i = 0; i < lagN; i++) {
-      const { ids, committedAt } = await commitEvents(projectId, 1000 + i, 1);
+      // Counted before the commit: the delivery may arrive before commitEvents returns.
       const before = receiver.arrivals.size;
+      const { ids, committedAt } = await commitEvents(projectId, 1000 + i, 1);
       if (!(await receiver.waitFor(before + 1, 30_000))) throw new Error(`event ${ids[0]} was not delivered within 30 s: ${await deliveryState(ids[0] as string)}`);
       lags.push((receiver.arrivals.get(ids[0] as string) as number) - committedAt);
       await sleep(20);
@@ -193,18 +240,29 @@ async function benchDelivery(server: RunningServer, apiKey: string, projectId: s
     // 2. Rate: n events committed in one transaction, then everything delivered.
     const sample = JSON.stringify({ id: crypto.randomUUID(), type: "asset.uploaded", createdAt: Date.now(), projectId, data: benchEvent(projectId, 0) });
     const already = receiver.arrivals.size;
+    const cpuBefore = await cpuMs(server.pid());
     const burst = await commitEvents(projectId, 10_000, n);
     const delivered = await receiver.waitFor(already + n, 600_000);
     const lastArrival = Math.max(...burst.ids.map((id) => receiver.arrivals.get(id) ?? 0));
     const deliveryRate = n / ((lastArrival - burst.committedAt) / 1000);
-    const plainRate = await plainSignedPosts(receiver.url, Array.from({ length: n }, () => sample), DELIVERY_IN_FLIGHT);
-    const ratio = deliveryRate / plainRate;
+    const cpuAfter = await cpuMs(server.pid());
+    const plainHere = await plainSignedPosts(receiver.url, Array.from({ length: n }, () => sample), DELIVERY_IN_FLIGHT);
+    const cpuBeforePlain = await cpuMs(server.pid());
+    const plainInServer = await plainSignedPostsInServer(probeUrl, receiver.url, sample, n, DELIVERY_IN_FLIGHT);
+    const cpuAfterPlain = await cpuMs(server.pid());
 
-    console.log(`\nWebhook delivery — ${n} events at once; plain signed POSTs with ${DELIVERY_IN_FLIGHT} in flight as the baseline`);
+    console.log(`\nWebhook delivery — ${n} events at once; plain signed POSTs with ${DELIVERY_IN_FLIGHT} in flight as the baselines`);
     if (!delivered) console.log(`  ! only ${receiver.arrivals.size - already} of ${n} arrived within 10 min`);
-    console.log(`  delivered          ${deliveryRate.toFixed(0)} events/s`);
-    console.log(`  plain signed POSTs ${plainRate.toFixed(0)} requests/s`);
-    console.log(`  ratio ${ratio.toFixed(2)}x (target >= ${RATE_TARGET}x) ${verdict(ratio >= RATE_TARGET)}`);
+    console.log(`  delivered                                   ${deliveryRate.toFixed(0)} events/s${cpuPer(cpuBefore, cpuAfter, n)}`);
+    console.log(
+      `  plain signed POSTs from the server process  ${plainInServer === null ? "n/a (no probe)" : `${plainInServer.toFixed(0)} requests/s${cpuPer(cpuBeforePlain, cpuAfterPlain, n)}`}`,
+    );
+    console.log(`  plain signed POSTs from the bench process   ${plainHere.toFixed(0)} requests/s (the receiver's process: informational)`);
+    if (plainInServer !== null) {
+      const ratio = deliveryRate / plainInServer;
+      console.log(`  ratio ${ratio.toFixed(2)}x against the server process (target >= ${RATE_TARGET}x) ${verdict(ratio >= RATE_TARGET)}`);
+    }
+    console.log(`  ratio ${(deliveryRate / plainHere).toFixed(2)}x against the bench process (informational)`);
     const p50 = percentile(lags, 50);
     console.log(`  lag commit → receipt, idle, ${lagN} events: p50 ${p50.toFixed(0)} ms   p99 ${percentile(lags, 99).toFixed(0)} ms (target p50 <= ${LAG_TARGET_MS} ms) ${verdict(p50 <= LAG_TARGET_MS)}`);
   } finally {
@@ -213,7 +271,7 @@ async function benchDelivery(server: RunningServer, apiKey: string, projectId: s
 }
 
 /** Each part in a project of its own, so the feed's 100k events never reach the receiver. */
-export async function benchEvents(server: RunningServer) {
+export async function benchEvents(server: RunningServer & CrashableServer, probeUrl: string) {
   const { createProject } = await import("@/lib/projects/provision");
   const { createApiKey } = await import("@/lib/auth/api-keys");
   const permissions = ["events:read", "connectors:write", "connectors:read"] as const;
@@ -229,6 +287,6 @@ export async function benchEvents(server: RunningServer) {
   }
   if (parts.includes("delivery")) {
     const delivery = await project("bench delivery");
-    await benchDelivery(server, delivery.apiKey, delivery.projectId);
+    await benchDelivery(server, delivery.apiKey, delivery.projectId, probeUrl);
   }
 }

@@ -10,6 +10,7 @@ import { benchPortal } from "@/bench/portal";
 import { benchVerdictLatency } from "@/bench/verdict-latency";
 import { ensureNextBuild } from "@/lib/server/build";
 import { startTestServer } from "@/tests/support/test-server";
+import { freePort } from "@/lib/db/embedded/postmaster";
 
 const BENCHES = ["create-asset", "verdict", "cdn", "events", "portal"];
 
@@ -19,9 +20,13 @@ async function main() {
   if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown bench ${unknown.join(", ")} (known: ${BENCHES.join(", ")})`);
   const runs = (name: string) => only.length === 0 || only.includes(name);
   await ensureNextBuild(process.cwd());
+  // The delivery bench's baseline is sent from inside the server process (bench/server-probe.mjs).
+  const probePort = await freePort();
+  process.env.SIEVE_SERVER_NODE_ARGS = `${process.env.SIEVE_SERVER_NODE_ARGS ?? ""} --import ./bench/server-probe.mjs`.trim();
   // Private networks allowed: the webhook bench delivers to a receiver on 127.0.0.1.
   const server = await startTestServer({
     SIEVE_ALLOW_PRIVATE_NETWORKS: "true",
+    SIEVE_BENCH_PROBE_PORT: String(probePort),
     ...(process.env.BENCH_SERVER_ENV ? JSON.parse(process.env.BENCH_SERVER_ENV) : {}),
   });
   try {
@@ -33,7 +38,7 @@ async function main() {
     if (runs("create-asset")) await benchCreateAsset(server, key.apiKey, project.projectId);
     if (runs("verdict")) await benchVerdictLatency(server, key.apiKey, project.projectId);
     if (runs("cdn")) await benchCdn(server, key.apiKey, project.projectId);
-    if (runs("events")) await benchEvents(server);
+    if (runs("events")) await benchEvents(server, `http://127.0.0.1:${probePort}`);
     if (runs("portal")) await benchPortal(server);
   } finally {
     const { disconnectDb } = await import("@/lib/db/client");

@@ -4,8 +4,10 @@ import { sqlPool } from "@/lib/db/client";
 import { listen, type Listener } from "@/lib/db/listen";
 import { withTransaction } from "@/lib/db/transaction";
 import { kickOutbox } from "@/lib/jobs/outbox";
-import { queueUnattemptedDeliveries, type ConnectorDeliveryData } from "./delivery-jobs";
-import { startFirstAttempts } from "./delivery/first-attempts";
+import { queueUnattemptedDeliveries } from "./delivery-jobs";
+import { connectorStamp, watchConnectorChanges } from "./delivery/connector-changes";
+import { startFirstAttempts, type DispatchedDelivery } from "./delivery/first-attempts";
+import { DELIVERY_COLUMNS, loadedDelivery, type LoadRow } from "./delivery/load";
 
 /**
  * The connector dispatcher: turns committed events into deliveries, once each. It reads events in
@@ -13,7 +15,8 @@ import { startFirstAttempts } from "./delivery/first-attempts";
  * transaction commits late is never skipped; the position is a row in the database, advanced in the
  * same transaction that inserts the deliveries, so a crash redoes a pass or none of it, never half.
  * One process dispatches at a time (the cursor row is locked; others skip). After commit the
- * deliveries' first attempts start in this process (delivery/first-attempts.ts); what needs retries
+ * deliveries' first attempts start in this process (delivery/first-attempts.ts), with each delivery
+ * as the insert returned it (connector and event included: no read per attempt); what needs retries
  * goes to the job runner, and the sweep (every poll) queues any delivery a crash left unattempted.
  * Connectors receive the events created after them, of the types they subscribe to (none = all).
  */
@@ -33,7 +36,7 @@ interface EventRow {
 
 interface PassResult {
   events: number;
-  deliveries: ConnectorDeliveryData[];
+  deliveries: DispatchedDelivery[];
   /** Whether later events exist that were not yet visible (their transactions were running). */
   waiting: boolean;
 }
@@ -51,17 +54,24 @@ export const SELECT_DISPATCHABLE_EVENTS = `SELECT id, project_id, type, created_
 /** Whether events exist that running transactions still hide (their commit will need a pass). */
 export const SELECT_EVENTS_BEYOND_HORIZON = `SELECT EXISTS (SELECT 1 FROM events WHERE txid >= $1::bigint) AS waiting`;
 
-export const INSERT_EVENT_DELIVERIES = `INSERT INTO connector_deliveries (id, connector_id, event_id, status, created_at, updated_at)
+/** Inserts the deliveries and returns each as an attempt reads it (load.ts), in the feed's order. */
+export const INSERT_EVENT_DELIVERIES = `WITH inserted AS (
+  INSERT INTO connector_deliveries (id, connector_id, event_id, status, created_at, updated_at)
   SELECT gen_random_uuid(), c.id, e.id, 'pending', now(), now()
-    FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[]) WITH ORDINALITY AS e(id, project_id, type, created_at, n)
+    FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[]) AS e(id, project_id, type, created_at)
     JOIN connectors c ON c.project_id = e.project_id AND c.enabled AND c.created_at <= e.created_at
                      AND (cardinality(c.event_types) = 0 OR e.type = ANY (c.event_types))
-   ORDER BY e.n, c.created_at
-  RETURNING id, connector_id`;
+  RETURNING *)
+SELECT ${DELIVERY_COLUMNS}, false AS recorded, NULL::int AS recorded_status_code, NULL::text AS recorded_error
+  FROM inserted d
+  JOIN connectors c ON c.id = d.connector_id
+  JOIN events e ON e.id = d.event_id
+ ORDER BY e.txid, e.seq, c.created_at`;
 
 export const ADVANCE_DISPATCH_CURSOR = `UPDATE connector_dispatch_cursor SET txid = $1::bigint, seq = $2::bigint, updated_at = now() WHERE id = 1`;
 
-async function dispatchBatch(client: pg.PoolClient): Promise<PassResult> {
+/** `stamp`: connectorStamp() taken before the transaction began (connector-changes.ts). */
+async function dispatchBatch(client: pg.PoolClient, stamp: number | null): Promise<PassResult> {
   const { rows: cursorRows } = await client.query<{ txid: string; seq: string; horizon: string }>(LOCK_DISPATCH_CURSOR);
   const cursor = cursorRows[0];
   if (!cursor) return { events: 0, deliveries: [], waiting: false };
@@ -71,7 +81,7 @@ async function dispatchBatch(client: pg.PoolClient): Promise<PassResult> {
     const { rows } = await client.query<{ waiting: boolean }>(SELECT_EVENTS_BEYOND_HORIZON, [cursor.horizon]);
     return { events: 0, deliveries: [], waiting: rows[0]?.waiting ?? false };
   }
-  const { rows: deliveries } = await client.query<{ id: string; connector_id: string }>(INSERT_EVENT_DELIVERIES, [
+  const { rows: deliveries } = await client.query<LoadRow>(INSERT_EVENT_DELIVERIES, [
     events.map((e) => e.id),
     events.map((e) => e.project_id),
     events.map((e) => e.type),
@@ -80,7 +90,7 @@ async function dispatchBatch(client: pg.PoolClient): Promise<PassResult> {
   await client.query(ADVANCE_DISPATCH_CURSOR, [last.txid, last.seq]);
   return {
     events: events.length,
-    deliveries: deliveries.map((d) => ({ deliveryId: d.id, connectorId: d.connector_id })),
+    deliveries: deliveries.map((row) => ({ deliveryId: row.id, connectorId: row.connector_id, loaded: loadedDelivery(row), stamp })),
     waiting: events.length === BATCH,
   };
 }
@@ -90,11 +100,12 @@ async function dispatchBatch(client: pg.PoolClient): Promise<PassResult> {
  * tests); returns the number of deliveries created.
  */
 export async function dispatchEvents(
-  attempt: (deliveries: readonly ConnectorDeliveryData[]) => void = startFirstAttempts,
+  attempt: (deliveries: readonly DispatchedDelivery[]) => void = startFirstAttempts,
 ): Promise<{ deliveries: number; waiting: boolean }> {
   let total = 0;
   for (;;) {
-    const pass = await withTransaction(sqlPool(), dispatchBatch);
+    const stamp = connectorStamp();
+    const pass = await withTransaction(sqlPool(), (client) => dispatchBatch(client, stamp));
     total += pass.deliveries.length;
     if (pass.deliveries.length > 0) attempt(pass.deliveries);
     if (pass.events < BATCH) return { deliveries: total, waiting: pass.waiting };
@@ -150,6 +161,7 @@ export function wakeDispatcher(): void {
 export function startConnectorDispatcher(): () => Promise<void> {
   const s = state();
   s.listener ??= listen("sieve_events", wakeDispatcher, { onDown: wakeDispatcher });
+  const stopWatching = watchConnectorChanges();
   s.poll ??= setInterval(() => {
     wakeDispatcher();
     sweepUnattemptedDeliveries().catch((error: Error) => console.error(`[sieve] connector delivery sweep failed: ${error.message}`));
@@ -162,5 +174,6 @@ export function startConnectorDispatcher(): () => Promise<void> {
     s.poll = undefined;
     await s.listener?.close();
     s.listener = undefined;
+    await stopWatching();
   };
 }

@@ -1,10 +1,12 @@
-import dns from "node:dns/promises";
 import http, { type IncomingMessage } from "node:http";
 import https from "node:https";
 import type { LookupAddress } from "node:dns";
 import type { Readable } from "node:stream";
-import { ApiError, isApiError, errorMessage } from "@/lib/core/errors";
+import { ApiError, isApiError } from "@/lib/core/errors";
 import { checkAddress, hostLiteral, type AddressChecker } from "./address-policy";
+import { errorCode, parseTarget, resolveChecked, systemResolver, type Resolver } from "./checked-target";
+
+export type { Resolver };
 import { keepAliveAgent, pinnedLookup } from "./keep-alive-agents";
 import { fetchFailed, LimitedBody } from "./limited-body";
 
@@ -69,9 +71,6 @@ export interface SafeFetchResult {
   contentLength: number | null;
 }
 
-/** Resolves a hostname to every address it has. Injectable for tests. */
-export type Resolver = (hostname: string) => Promise<string[]>;
-
 export interface SafeFetchDeps {
   resolve: Resolver;
   checkAddress: AddressChecker;
@@ -82,9 +81,6 @@ export type SafeFetch = (url: string, opts: SafeFetchOptions) => Promise<SafeFet
 const REDIRECT_STATUSES: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
 const CREDENTIAL_HEADERS = ["authorization", "cookie", "proxy-authorization"];
 const USER_AGENT = "Sieve/0.1 (remote fetch)";
-
-const systemResolver: Resolver = async (hostname) =>
-  (await dns.lookup(hostname, { all: true })).map((a) => a.address);
 
 export function createSafeFetch(deps: Partial<SafeFetchDeps> = {}): SafeFetch {
   const resolve = deps.resolve ?? systemResolver;
@@ -156,23 +152,6 @@ export function createSafeFetch(deps: Partial<SafeFetchDeps> = {}): SafeFetch {
 /** The production instance: system DNS, default address policy. */
 export const safeFetch: SafeFetch = createSafeFetch();
 
-function parseTarget(raw: string): URL {
-  let url: URL;
-  try {
-    url = new URL(raw);
-  } catch {
-    throw new ApiError("asset/url-not-allowed", "The URL is not a valid absolute URL.");
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new ApiError("asset/url-not-allowed", `Only http and https URLs can be fetched, not ${url.protocol}.`);
-  }
-  if (url.username || url.password) {
-    throw new ApiError("asset/url-not-allowed", "URLs with credentials (user:password@host) are not allowed.");
-  }
-  if (!url.hostname) throw new ApiError("asset/url-not-allowed", "The URL has no host.");
-  return url;
-}
-
 function parseRedirect(location: string, base: URL): URL {
   let next: string;
   try {
@@ -181,35 +160,6 @@ function parseRedirect(location: string, base: URL): URL {
     throw fetchFailed(`the server redirected to an invalid URL (${location.slice(0, 200)})`);
   }
   return parseTarget(next);
-}
-
-async function resolveChecked(
-  url: URL,
-  allowPrivateNetworks: boolean,
-  resolve: Resolver,
-  check: AddressChecker,
-): Promise<LookupAddress[]> {
-  const { host, isIp } = hostLiteral(url);
-  let addresses: string[];
-  if (isIp) {
-    addresses = [host];
-  } else {
-    try {
-      addresses = await resolve(host);
-    } catch (error) {
-      throw fetchFailed(`the host ${host} could not be resolved (${errorCode(error)})`);
-    }
-    if (addresses.length === 0) throw fetchFailed(`the host ${host} has no addresses`);
-  }
-  for (const address of addresses) {
-    const verdict = check(address, allowPrivateNetworks);
-    if (verdict.allowed) continue;
-    // For names, say what kind of address but not which one: the API must not become an oracle
-    // for the internal DNS (db.internal -> 10.0.3.4). A literal is the caller's own input.
-    const why = isIp ? verdict.reason : `it resolves to a ${verdict.label} address, which is not allowed`;
-    throw new ApiError("asset/url-not-allowed", `Refusing to fetch ${url.hostname}: ${why}.`);
-  }
-  return addresses.map((address) => ({ address, family: address.includes(":") ? 6 : 4 }));
 }
 
 interface OutgoingRequest {
@@ -312,9 +262,4 @@ function raceAbort<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener("abort", onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
-}
-
-function errorCode(error: unknown): string {
-  if (error && typeof error === "object" && "code" in error && typeof error.code === "string") return error.code;
-  return errorMessage(error);
 }

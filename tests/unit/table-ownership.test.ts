@@ -27,14 +27,13 @@ import {
   CANCEL_DELIVERY,
   CANCEL_PENDING_DELIVERIES,
   INSERT_TEST_DELIVERY,
-  LOAD_DELIVERIES,
-  LOAD_DELIVERY,
   LOCK_CONNECTOR_FAILURES,
   RECORD_ATTEMPT,
   RECORD_SUCCESSES,
   TOUCH_CONNECTOR_SUCCESS,
   UPDATE_CONNECTOR_FAILURE,
 } from "@/lib/connectors/delivery/store";
+import { LOAD_DELIVERIES, LOAD_DELIVERY } from "@/lib/connectors/delivery/load";
 import { SELECT_FEED_PAGE, SELECT_HORIZON } from "@/lib/events/feed";
 import { eventInsertSql } from "@/lib/events/record";
 import { outboxInsertSql } from "@/lib/jobs/outbox";

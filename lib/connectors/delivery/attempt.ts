@@ -10,14 +10,13 @@ import { timedSend, type TimedSendResult } from "./send";
 import {
   cancelDelivery,
   cancelPendingDeliveries,
-  loadDelivery,
   lockConnectorFailures,
   recordAttempt,
   recordSuccess,
   updateConnectorFailure,
   type DeliveryStatus,
-  type LoadedDelivery,
 } from "./store";
+import { loadDelivery, type LoadedDelivery } from "./load";
 
 /**
  * One attempt of one delivery: `attemptDelivery(deliveryId, n)`. Idempotent through the database:
@@ -62,15 +61,15 @@ export interface AttemptOptions {
   onSent?: () => void;
   /** Load and record (a success) in batches with concurrent first attempts (batched.ts). */
   batched?: boolean;
-  /** The delivery as loaded moments ago (attempt 1, batched.ts): used instead of loading it. */
-  preloaded?: Promise<LoadedDelivery | null>;
+  /** Attempt 1 as the dispatcher read it, still current (first-attempts.ts): used instead of loading it. */
+  preloaded?: LoadedDelivery;
 }
 
 export async function attemptDelivery(deliveryId: string, attempt: number, options: AttemptOptions = {}): Promise<AttemptOutcome> {
   const pool = sqlPool();
   const batched = options.batched === true && attempt === 1;
   const loaded = batched
-    ? await (options.preloaded ?? loadFirstAttempt(deliveryId))
+    ? (options.preloaded ?? (await loadFirstAttempt(deliveryId)))
     : await loadDelivery(pool, deliveryId, attempt);
   if (!loaded) return ended(deliveryId, attempt, "the delivery or its connector was deleted");
   if (loaded.recordedAttempt || loaded.status !== "pending") return recordedOutcome(deliveryId, attempt, loaded);

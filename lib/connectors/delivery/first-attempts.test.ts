@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ConnectorDeliveryData } from "../delivery-jobs";
 import type { AttemptOutcome } from "./attempt";
+import type { DispatchedDelivery } from "./first-attempts";
 
 /**
  * The in-process first attempts' lanes, without a database: attempts, loads, hand-offs and the
@@ -24,8 +25,8 @@ const { FIRST_ATTEMPTS_PER_CONNECTOR, MAX_WAIT_MS, startFirstAttempts } = await 
 const never = () => new Promise<never>(() => undefined);
 let lane = 0;
 /** `count` deliveries of a connector of their own. */
-function deliveries(count: number, connectorId = `connector-${++lane}`): ConnectorDeliveryData[] {
-  return Array.from({ length: count }, (_, i) => ({ deliveryId: `${connectorId}-d${i}`, connectorId }));
+function deliveries(count: number, connectorId = `connector-${++lane}`): DispatchedDelivery[] {
+  return Array.from({ length: count }, (_, i) => ({ deliveryId: `${connectorId}-d${i}`, connectorId, loaded: null, stamp: null }));
 }
 const handedOff = () => handOffDeliveries.mock.calls.flatMap(([, list]) => list.map((d) => d.deliveryId));
 

@@ -4,8 +4,8 @@ import { withTransaction } from "@/lib/db/transaction";
 import { kickOutbox } from "@/lib/jobs/outbox";
 import { handOffDeliveries, type ConnectorDeliveryData } from "../delivery-jobs";
 import { attemptDelivery } from "./attempt";
-import { loadFirstAttempt } from "./batched";
-import type { LoadedDelivery } from "./store";
+import { unchangedSince } from "./connector-changes";
+import type { LoadedDelivery } from "./load";
 
 /**
  * First attempts, in the dispatching process. A delivery's first attempt is made right after the
@@ -25,19 +25,20 @@ import type { LoadedDelivery } from "./store";
 export const FIRST_ATTEMPTS_PER_CONNECTOR = 8;
 export const MAX_WAIT_MS = 20_000;
 /**
- * Deliveries are loaded together as they are dispatched (one statement for the batch, batched.ts);
- * an attempt that starts within PRELOAD_FRESH_MS of that uses the row as loaded, a later one (or
- * any in a lane where an attempt failed: the connector may have been turned off) loads it again.
- * Worth its keep: the delivery bench measured about 1230 events/s with it and 950 without (every
- * attempt loading its own row when it starts). A success frees its slot when the response is in,
- * and is recorded in a batch with others; a failure keeps its slot until it is recorded and handed
- * off.
+ * A delivery as the dispatcher inserted it: with the connector and event an attempt needs, and the
+ * connector-changes stamp taken before that read. An attempt uses `loaded` while the connector is
+ * unchanged since (connector-changes.ts: enabled, target, secrets, subscriptions, failure run are
+ * announced by the database) and no attempt of its lane failed; otherwise it reads the delivery
+ * again (batched.ts). A success frees its slot when the response is in, and is recorded in a batch
+ * with others; a failure keeps its slot until it is recorded and handed off.
  */
-const PRELOAD_FRESH_MS = 1000;
+export interface DispatchedDelivery extends ConnectorDeliveryData {
+  loaded: LoadedDelivery | null;
+  stamp: number | null;
+}
 
-interface Waiting extends ConnectorDeliveryData {
+interface Waiting extends DispatchedDelivery {
   since: number;
-  preloaded: Promise<LoadedDelivery | null>;
 }
 
 interface Lane {
@@ -53,15 +54,13 @@ interface Lane {
 const lanes = () => processSingleton("connectorFirstAttempts", () => new Map<string, Lane>());
 
 /** Starts the first attempts of freshly dispatched deliveries (does not wait for them). */
-export function startFirstAttempts(deliveries: readonly ConnectorDeliveryData[]): void {
+export function startFirstAttempts(deliveries: readonly DispatchedDelivery[]): void {
   const now = performance.now();
   const touched = new Set<string>();
   for (const delivery of deliveries) {
     let lane = lanes().get(delivery.connectorId);
     if (!lane) lanes().set(delivery.connectorId, (lane = { running: 0, waiting: [], failed: false }));
-    const preloaded = loadFirstAttempt(delivery.deliveryId);
-    preloaded.catch(() => {}); // an attempt that uses it sees the error; a stale one loads again
-    lane.waiting.push({ ...delivery, since: now, preloaded });
+    lane.waiting.push({ ...delivery, since: now });
     touched.add(delivery.connectorId);
   }
   for (const connectorId of touched) pump(connectorId);
@@ -75,7 +74,7 @@ function pump(connectorId: string): void {
   let overdue = 0;
   while (overdue < lane.waiting.length && now - lane.waiting[overdue]!.since >= MAX_WAIT_MS) overdue++;
   if (overdue > 0) void handOff(lane.waiting.splice(0, overdue));
-  while (lane.running < FIRST_ATTEMPTS_PER_CONNECTOR && lane.waiting.length > 0) start(connectorId, lane, lane.waiting.shift()!, now);
+  while (lane.running < FIRST_ATTEMPTS_PER_CONNECTOR && lane.waiting.length > 0) start(connectorId, lane, lane.waiting.shift()!);
 
   const oldest = lane.waiting[0];
   if (!oldest) {
@@ -91,7 +90,7 @@ function pump(connectorId: string): void {
   }
 }
 
-function start(connectorId: string, lane: Lane, next: Waiting, now: number): void {
+function start(connectorId: string, lane: Lane, next: Waiting): void {
   lane.running++;
   let freed = false;
   const free = () => {
@@ -100,8 +99,8 @@ function start(connectorId: string, lane: Lane, next: Waiting, now: number): voi
     lane.running--;
     pump(connectorId);
   };
-  const fresh = !lane.failed && now - next.since <= PRELOAD_FRESH_MS;
-  void attemptFirst(next, free, fresh ? next.preloaded : undefined)
+  const current = !lane.failed && unchangedSince(connectorId, next.stamp);
+  void attemptFirst(next, free, current ? (next.loaded ?? undefined) : undefined)
     .then((ok) => {
       if (!ok) lane.failed = true;
     })
@@ -111,7 +110,7 @@ function start(connectorId: string, lane: Lane, next: Waiting, now: number): voi
 async function attemptFirst(
   delivery: ConnectorDeliveryData,
   onSent: () => void,
-  preloaded: Promise<LoadedDelivery | null> | undefined,
+  preloaded: LoadedDelivery | undefined,
 ): Promise<boolean> {
   try {
     const outcome = await attemptDelivery(delivery.deliveryId, 1, { onSent, batched: true, preloaded });

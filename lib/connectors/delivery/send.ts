@@ -1,11 +1,10 @@
-import type { Readable } from "node:stream";
 import nodemailer, { type Transporter } from "nodemailer";
 import type { SMTPSentMessageInfo } from "nodemailer/lib/smtp-transport";
 import { config } from "@/lib/core/config";
 import { withTimeout } from "@/lib/core/timeout";
 import { errorMessage } from "@/lib/core/errors";
 import { processSingleton } from "@/lib/core/singleton";
-import { safeFetch } from "@/lib/net/safe-fetch";
+import { postWebhook } from "@/lib/net/webhook-post";
 import type { WebhookEnvelope } from "./envelope";
 import { emailContent, slackMessage } from "./render";
 import { isSuccessStatus } from "./schedule";
@@ -14,7 +13,7 @@ import { liveSecrets, signatureHeader, type ConnectorSecrets } from "./signing";
 /**
  * One attempt to hand an envelope to a connector. Never throws: every failure (non-2xx, 3xx — no
  * redirect is followed —, timeout, connection error, SSRF refusal, SMTP refusal) comes back as
- * `{ok: false, error}` for the deliveries log. Webhook and Slack URLs go through safeFetch, so the
+ * `{ok: false, error}` for the deliveries log. Webhook and Slack URLs go through postWebhook, so the
  * address policy (SIEVE_ALLOW_PRIVATE_NETWORKS) applies to every attempt, checked at connect time.
  */
 export interface ConnectorTarget extends ConnectorSecrets {
@@ -72,21 +71,13 @@ function sendWebhook(connector: ConnectorTarget, envelope: WebhookEnvelope, time
 
 async function postJson(url: string | null, body: Buffer, headers: Record<string, string>, timeoutMs: number): Promise<SendResult> {
   if (!url) return failure("the connector has no URL");
-  const deadline = Date.now() + timeoutMs;
-  const res = await safeFetch(url, {
-    method: "POST",
-    body,
-    headers: { "content-type": "application/json", "user-agent": USER_AGENT, ...headers },
+  const answer = await postWebhook(url, body, { "content-type": "application/json", "user-agent": USER_AGENT, ...headers }, {
     allowPrivateNetworks: config().allowPrivateNetworks,
     timeoutMs,
-    maxRedirects: 0,
-    maxBytes: Number.MAX_SAFE_INTEGER, // only an excerpt is read
-    acceptAnyStatus: true,
-    keepAlive: true, // connections to an endpoint are reused (each request's addresses still checked)
+    excerptBytes: EXCERPT_BYTES,
   });
-  const excerpt = await readExcerpt(res.body, EXCERPT_BYTES, Math.max(100, deadline - Date.now()));
-  const ok = isSuccessStatus(res.status);
-  return { ok, statusCode: res.status, error: ok ? null : httpError(res.status, res.headers.location), responseExcerpt: excerpt };
+  const ok = isSuccessStatus(answer.status);
+  return { ok, statusCode: answer.status, error: ok ? null : httpError(answer.status, answer.location), responseExcerpt: cleanText(answer.excerpt.toString("utf8")) };
 }
 
 function httpError(status: number, location: string | undefined): string {
@@ -95,30 +86,6 @@ function httpError(status: number, location: string | undefined): string {
     return `HTTP ${status}: redirects are not followed${location ? ` (Location: ${location.slice(0, 200)})` : ""}`;
   }
   return `HTTP ${status}`;
-}
-
-/** Up to `maxBytes` of the body, waiting at most `waitMs`; the connection is closed afterwards. */
-function readExcerpt(body: Readable, maxBytes: number, waitMs: number): Promise<string | null> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      body.destroy();
-      resolve(cleanText(Buffer.concat(chunks).subarray(0, maxBytes).toString("utf8")));
-    };
-    const timer = setTimeout(finish, waitMs);
-    body.on("data", (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size >= maxBytes) finish();
-    });
-    body.on("end", finish);
-    body.on("error", finish); // a body cut short still has its status
-  });
 }
 
 /** Text PostgreSQL can store (no NUL), or null when empty. */

@@ -1,10 +1,8 @@
 import type pg from "pg";
-import type { StoredEvent } from "./envelope";
-import type { ConnectorTarget } from "./send";
 
 /**
- * The delivery side's SQL (hand-written: this is the hot path of every delivery, two statements for
- * a successful attempt: LOAD_DELIVERY, then RECORD_SUCCESSES). Locks are always taken connector row
+ * The delivery side's writes (hand-written: this is the hot path of every delivery; how a delivery
+ * is read is load.ts). Locks are always taken connector row
  * first, then delivery rows, like the connectors API does, so concurrent deliveries, disables and
  * replays cannot deadlock. A success of a connector without a failure run (the common case) takes
  * no connector lock at all: RECORD_SUCCESSES touches delivery rows alone (so the deliveries of one
@@ -12,8 +10,8 @@ import type { ConnectorTarget } from "./send";
  * seconds by TOUCH_CONNECTOR_SUCCESS, a single-row autocommit statement of its own (never a
  * connector lock while a delivery row is held). The first success after failures and every failure
  * go through RECORD_ATTEMPT under the connector's row lock (the failure run is reset or grown).
- * Both write the delivery's row with one SET list (deliveryAfterAttempt). First attempts load and
- * record successes in batches (batched.ts, with LOAD_DELIVERIES and RECORD_SUCCESSES).
+ * Both write the delivery's row with one SET list (deliveryAfterAttempt). First attempts record
+ * successes in batches (batched.ts, with RECORD_SUCCESSES).
  */
 type Queryable = Pick<pg.PoolClient, "query">;
 
@@ -21,128 +19,6 @@ export type DeliveryStatus = "pending" | "succeeded" | "failed" | "cancelled";
 
 /** A delivery's state after a recorded attempt; null when nothing was recorded. */
 export type SavedAttempt = { status: DeliveryStatus; nextAttemptAt: Date | null } | null;
-
-/** A delivery with its connector, its event and (when already recorded) attempt $2. */
-export const LOAD_DELIVERY = `SELECT d.status::text AS status, d.attempts, d.next_attempt_at, d.last_status_code, d.last_error,
-       c.id AS connector_id, c.project_id, c.type::text AS connector_type, c.name, c.url, c.recipients, c.event_types, c.secret,
-       c.previous_secret, c.previous_secret_expires_at, c.enabled, c.consecutive_failures, c.failing_since, c.last_success_at,
-       e.id AS event_id, e.type AS event_type, e.severity::text AS severity, e.title, e.description, e.asset_id, e.asset, e.facts,
-       e.created_at AS event_created_at,
-       a.id IS NOT NULL AS recorded, a.status_code AS recorded_status_code, a.error AS recorded_error
-  FROM connector_deliveries d
-  JOIN connectors c ON c.id = d.connector_id
-  LEFT JOIN events e ON e.id = d.event_id
-  LEFT JOIN connector_delivery_attempts a ON a.delivery_id = d.id AND a.attempt = $2
- WHERE d.id = $1`;
-
-interface LoadRow {
-  status: DeliveryStatus;
-  attempts: number;
-  next_attempt_at: Date | null;
-  last_status_code: number | null;
-  last_error: string | null;
-  connector_id: string;
-  project_id: string;
-  connector_type: ConnectorTarget["type"];
-  name: string;
-  url: string | null;
-  recipients: string[];
-  event_types: string[];
-  secret: string;
-  previous_secret: string | null;
-  previous_secret_expires_at: Date | null;
-  enabled: boolean;
-  consecutive_failures: number;
-  failing_since: Date | null;
-  last_success_at: Date | null;
-  event_id: string | null;
-  event_type: string | null;
-  severity: string | null;
-  title: string | null;
-  description: string | null;
-  asset_id: string | null;
-  asset: unknown;
-  facts: unknown;
-  event_created_at: Date | null;
-  recorded: boolean;
-  recorded_status_code: number | null;
-  recorded_error: string | null;
-}
-
-export interface LoadedDelivery {
-  status: DeliveryStatus;
-  attempts: number;
-  nextAttemptAt: Date | null;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  connector: ConnectorTarget & { enabled: boolean; eventTypes: string[] };
-  /** The connector's failure run and last success as loaded (not locked: a hint for recording). */
-  connectorHealth: { failing: boolean; lastSuccessAt: Date | null };
-  event: StoredEvent | null;
-  /** Attempt $2 as recorded, when it was. */
-  recordedAttempt: { statusCode: number | null; error: string | null } | null;
-}
-
-export async function loadDelivery(db: Queryable, deliveryId: string, attempt: number): Promise<LoadedDelivery | null> {
-  const { rows } = await db.query<LoadRow>({ name: "sieve-delivery-load", text: LOAD_DELIVERY, values: [deliveryId, attempt] });
-  const row = rows[0];
-  return row ? loadedDelivery(row) : null;
-}
-
-/** LOAD_DELIVERY for several deliveries at once (attempt $2 of each), with each row's delivery id. */
-export const LOAD_DELIVERIES = LOAD_DELIVERY.replace("SELECT d.status::text", "SELECT d.id, d.status::text").replace(
-  "WHERE d.id = $1",
-  "WHERE d.id = ANY ($1::uuid[])",
-);
-
-export async function loadDeliveries(db: Queryable, deliveryIds: readonly string[], attempt: number): Promise<Map<string, LoadedDelivery>> {
-  const { rows } = await db.query<LoadRow & { id: string }>({
-    name: "sieve-delivery-load-many",
-    text: LOAD_DELIVERIES,
-    values: [deliveryIds, attempt],
-  });
-  return new Map(rows.map((row) => [row.id, loadedDelivery(row)]));
-}
-
-function loadedDelivery(row: LoadRow): LoadedDelivery {
-  return {
-    status: row.status,
-    attempts: row.attempts,
-    nextAttemptAt: row.next_attempt_at,
-    lastStatusCode: row.last_status_code,
-    lastError: row.last_error,
-    connector: {
-      id: row.connector_id,
-      projectId: row.project_id,
-      type: row.connector_type,
-      name: row.name,
-      url: row.url,
-      recipients: row.recipients,
-      secret: row.secret,
-      previousSecret: row.previous_secret,
-      previousSecretExpiresAt: row.previous_secret_expires_at,
-      enabled: row.enabled,
-      eventTypes: row.event_types,
-    },
-    connectorHealth: { failing: row.consecutive_failures > 0 || row.failing_since !== null, lastSuccessAt: row.last_success_at },
-    event:
-      row.event_id === null
-        ? null
-        : {
-            id: row.event_id,
-            projectId: row.project_id,
-            type: row.event_type as string,
-            severity: row.severity as string,
-            title: row.title as string,
-            description: row.description,
-            assetId: row.asset_id,
-            asset: row.asset,
-            facts: row.facts,
-            createdAt: row.event_created_at as Date,
-          },
-    recordedAttempt: row.recorded ? { statusCode: row.recorded_status_code, error: row.recorded_error } : null,
-  };
-}
 
 /**
  * The SET list of a delivery's row after an attempt, from SQL expressions for the attempt's values

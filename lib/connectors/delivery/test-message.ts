@@ -3,7 +3,8 @@ import { sqlPool } from "@/lib/db/client";
 import { config } from "@/lib/core/config";
 import { testEnvelope } from "./envelope";
 import { timedSend } from "./send";
-import { insertTestDelivery, loadDelivery, recordAttempt } from "./store";
+import { loadDelivery } from "./load";
+import { insertTestDelivery, recordAttempt } from "./store";
 
 /**
  * A test message (`POST /connectors/{connectorId}/test`): a delivery without an event, attempted

@@ -1,0 +1,60 @@
+// A bench-only preload for the server process (bench/run.ts passes `--import ./bench/server-probe.mjs`
+// when SIEVE_BENCH_PROBE_PORT is set): a control endpoint that sends plain Standard-Webhooks-signed
+// POSTs from inside the server process, so the delivery bench can compare deliveries with raw sends
+// made by the very same process (Next.js loaded, its async hooks on, the same event loop), as issue
+// #10 asks. Plain JavaScript: it loads before tsx. Never part of `npm start`.
+import crypto from "node:crypto";
+import http from "node:http";
+
+const port = Number(process.env.SIEVE_BENCH_PROBE_PORT);
+
+/** The same requests as bench/events.ts plainSignedPosts: keep-alive, `inFlight` at once. */
+async function plainSignedPosts(url, body, count, inFlight) {
+  const secret = crypto.randomBytes(32);
+  const target = new URL(url);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: inFlight });
+  let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < count) {
+      next++;
+      const id = crypto.randomUUID();
+      const timestamp = Math.floor(Date.now() / 1000);
+      const signature = crypto.createHmac("sha256", secret).update(`${id}.${timestamp}.${body}`).digest("base64");
+      await new Promise((resolve, reject) => {
+        const req = http.request(
+          {
+            host: target.hostname,
+            port: target.port,
+            path: target.pathname,
+            method: "POST",
+            agent,
+            headers: { "content-type": "application/json", "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": `v1,${signature}` },
+          },
+          (res) => res.resume().on("end", resolve).on("error", reject),
+        );
+        req.on("error", reject);
+        req.end(body);
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  agent.destroy();
+  return count / ((performance.now() - started) / 1000);
+}
+
+if (Number.isInteger(port) && port > 0) {
+  const control = http.createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (chunk) => chunks.push(chunk));
+    req.on("end", () => {
+      const { url, body, count, inFlight } = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      plainSignedPosts(url, body, count, inFlight).then(
+        (rate) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ rate })),
+        (error) => res.writeHead(500, { "content-type": "text/plain" }).end(String(error?.message ?? error)),
+      );
+    });
+  });
+  control.listen(port, "127.0.0.1");
+  control.unref();
+}

@@ -1,0 +1,136 @@
+import type pg from "pg";
+import type { StoredEvent } from "./envelope";
+import type { ConnectorTarget } from "./send";
+import type { DeliveryStatus } from "./store";
+
+/** How a delivery is read for an attempt: one statement, by id or for a batch. */
+type Queryable = Pick<pg.PoolClient, "query">;
+
+/**
+ * What a delivery attempt needs, as one select list over a delivery `d`, its connector `c` and its
+ * event `e` (LEFT JOINed: a test message has none): LOAD_DELIVERY, LOAD_DELIVERIES and the
+ * dispatcher's insert (lib/connectors/dispatch.ts) all read the same columns into LoadRow.
+ */
+export const DELIVERY_COLUMNS = `d.id, d.status::text AS status, d.attempts, d.next_attempt_at, d.last_status_code, d.last_error,
+       c.id AS connector_id, c.project_id, c.type::text AS connector_type, c.name, c.url, c.recipients, c.event_types, c.secret,
+       c.previous_secret, c.previous_secret_expires_at, c.enabled, c.consecutive_failures, c.failing_since, c.last_success_at,
+       e.id AS event_id, e.type AS event_type, e.severity::text AS severity, e.title, e.description, e.asset_id, e.asset, e.facts,
+       e.created_at AS event_created_at`;
+
+/** Deliveries with their connector, their event and (when already recorded) attempt $2. */
+const loadStatement = (where: string) => `SELECT ${DELIVERY_COLUMNS},
+       a.id IS NOT NULL AS recorded, a.status_code AS recorded_status_code, a.error AS recorded_error
+  FROM connector_deliveries d
+  JOIN connectors c ON c.id = d.connector_id
+  LEFT JOIN events e ON e.id = d.event_id
+  LEFT JOIN connector_delivery_attempts a ON a.delivery_id = d.id AND a.attempt = $2
+ WHERE ${where}`;
+
+export const LOAD_DELIVERY = loadStatement("d.id = $1");
+export const LOAD_DELIVERIES = loadStatement("d.id = ANY ($1::uuid[])");
+
+export interface LoadRow {
+  id: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: Date | null;
+  last_status_code: number | null;
+  last_error: string | null;
+  connector_id: string;
+  project_id: string;
+  connector_type: ConnectorTarget["type"];
+  name: string;
+  url: string | null;
+  recipients: string[];
+  event_types: string[];
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+  enabled: boolean;
+  consecutive_failures: number;
+  failing_since: Date | null;
+  last_success_at: Date | null;
+  event_id: string | null;
+  event_type: string | null;
+  severity: string | null;
+  title: string | null;
+  description: string | null;
+  asset_id: string | null;
+  asset: unknown;
+  facts: unknown;
+  event_created_at: Date | null;
+  recorded: boolean;
+  recorded_status_code: number | null;
+  recorded_error: string | null;
+}
+
+export interface LoadedDelivery {
+  status: DeliveryStatus;
+  attempts: number;
+  nextAttemptAt: Date | null;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  connector: ConnectorTarget & { enabled: boolean; eventTypes: string[] };
+  /** The connector's failure run and last success as loaded (not locked: a hint for recording). */
+  connectorHealth: { failing: boolean; lastSuccessAt: Date | null };
+  event: StoredEvent | null;
+  /** Attempt $2 as recorded, when it was. */
+  recordedAttempt: { statusCode: number | null; error: string | null } | null;
+}
+
+export async function loadDelivery(db: Queryable, deliveryId: string, attempt: number): Promise<LoadedDelivery | null> {
+  const { rows } = await db.query<LoadRow>({ name: "sieve-delivery-load", text: LOAD_DELIVERY, values: [deliveryId, attempt] });
+  const row = rows[0];
+  return row ? loadedDelivery(row) : null;
+}
+
+export async function loadDeliveries(db: Queryable, deliveryIds: readonly string[], attempt: number): Promise<Map<string, LoadedDelivery>> {
+  const { rows } = await db.query<LoadRow>({
+    name: "sieve-delivery-load-many",
+    text: LOAD_DELIVERIES,
+    values: [deliveryIds, attempt],
+  });
+  return new Map(rows.map((row) => [row.id, loadedDelivery(row)]));
+}
+
+/** A row of DELIVERY_COLUMNS (plus the recorded attempt's, when selected) as the attempt uses it. */
+export function loadedDelivery(row: LoadRow): LoadedDelivery {
+  return {
+    status: row.status,
+    attempts: row.attempts,
+    nextAttemptAt: row.next_attempt_at,
+    lastStatusCode: row.last_status_code,
+    lastError: row.last_error,
+    connector: {
+      id: row.connector_id,
+      projectId: row.project_id,
+      type: row.connector_type,
+      name: row.name,
+      url: row.url,
+      recipients: row.recipients,
+      secret: row.secret,
+      previousSecret: row.previous_secret,
+      previousSecretExpiresAt: row.previous_secret_expires_at,
+      enabled: row.enabled,
+      eventTypes: row.event_types,
+    },
+    connectorHealth: { failing: row.consecutive_failures > 0 || row.failing_since !== null, lastSuccessAt: row.last_success_at },
+    event:
+      row.event_id === null
+        ? null
+        : {
+            id: row.event_id,
+            projectId: row.project_id,
+            type: row.event_type as string,
+            severity: row.severity as string,
+            title: row.title as string,
+            description: row.description,
+            assetId: row.asset_id,
+            asset: row.asset,
+            facts: row.facts,
+            createdAt: row.event_created_at as Date,
+          },
+    recordedAttempt: row.recorded ? { statusCode: row.recorded_status_code, error: row.recorded_error } : null,
+  };
+}
+
