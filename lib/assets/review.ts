@@ -22,6 +22,12 @@ export type ReviewDecision = "approve" | "reject";
 export interface ReviewActor {
   userId: string | null;
   name: string;
+  /**
+   * A reviewer in the portal: approving an asset that was approved with an alert raised confirms
+   * the alert — nothing about the asset changes, but it has had its decision and leaves the review
+   * queue. The API's approve stays "only from rejected", as the spec has it.
+   */
+  confirmsAlerts?: boolean;
 }
 
 export const DEFAULT_REJECTION_NOTE = "Rejected by a reviewer";
@@ -74,6 +80,7 @@ export async function reviewAsset(asset: AssetRow, input: { decision: ReviewDeci
   return db().$transaction(async (tx) => {
     const current = await lockAsset(tx, asset.id);
     assertNotHeld(current);
+    if (input.decision === "approve" && input.actor.confirmsAlerts === true && isAlerted(current)) return confirmAlert(tx, current);
     const transition = reviewTransition(current.status, input.decision);
     if ("refused" in transition) throw new ApiError("asset/invalid-transition", transition.refused);
     const updated = await tx.asset.update({
@@ -93,20 +100,10 @@ export function isAlerted(row: Pick<AssetRow, "status" | "flagged" | "moderation
 /** The same condition as a query filter. */
 export const ALERTED_WHERE = { status: "approved", flagged: true, moderationAction: "alert" } as const satisfies Prisma.AssetWhereInput;
 
-/**
- * A reviewer keeps an asset that was approved with an alert raised: nothing about the asset
- * changes (approve is only for rejected assets) but it has had its decision, so it leaves the
- * review queue. 409 `asset/invalid-transition` for an asset without an open alert.
- */
-export async function confirmAlertedAsset(asset: AssetRow): Promise<AssetRow> {
-  return db().$transaction(async (tx) => {
-    const current = await lockAsset(tx, asset.id);
-    assertNotHeld(current);
-    if (!isAlerted(current) || current.reviewedAt !== null) {
-      throw new ApiError("asset/invalid-transition", `Only a rejected asset, or an alert not yet confirmed, can be approved; this one is ${current.status}.`);
-    }
-    return tx.asset.update({ where: { id: current.id }, data: { reviewedAt: new Date() } });
-  });
+/** The portal's approve of an alerted asset (ReviewActor.confirmsAlerts): 409 when already confirmed. */
+async function confirmAlert(tx: Prisma.TransactionClient, current: AssetRow): Promise<AssetRow> {
+  if (current.reviewedAt !== null) throw new ApiError("asset/invalid-transition", "This alert was already confirmed by a reviewer.");
+  return tx.asset.update({ where: { id: current.id }, data: { reviewedAt: new Date() } });
 }
 
 /** The actor of a decision made with an API key: no user; the key's name, else its prefix. */

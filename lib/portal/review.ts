@@ -1,5 +1,5 @@
 import { createBatch, getBatch } from "@/lib/assets/batch/batch";
-import { confirmAlertedAsset, isAlerted, reviewAsset, type ReviewActor, type ReviewDecision } from "@/lib/assets/review";
+import { reviewAsset, type ReviewActor, type ReviewDecision } from "@/lib/assets/review";
 import type { ProjectMemberActor } from "@/lib/auth/authorize";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db/client";
@@ -13,7 +13,7 @@ import type { AssetDetail, PortalEvent, QueueItem, ReviewBatch } from "@/lib/por
  * (lib/assets/review.ts, the batch runner). The reviewer is the signed-in member.
  */
 export function memberReviewer(member: ProjectMemberActor): ReviewActor {
-  return { userId: member.userId, name: member.name };
+  return { userId: member.userId, name: member.name, confirmsAlerts: true };
 }
 
 /** The asset, if it belongs to the member's project (404 otherwise, as for a missing one). */
@@ -24,15 +24,12 @@ export async function projectAsset(projectId: string, assetId: string): Promise<
 }
 
 /**
- * One decision. Approving an asset that was approved with an alert confirms it (it leaves the
- * queue; nothing else changes); everything else is the API's review decision.
+ * One decision, as the API's review decision; approving an asset that was approved with an alert
+ * confirms it (it leaves the queue; nothing else changes), alone or in bulk.
  */
 export async function decide(member: ProjectMemberActor, assetId: string, input: { decision: ReviewDecision; note?: string }): Promise<{ item: QueueItem; inQueue: boolean }> {
   const asset = await projectAsset(member.projectId, assetId);
-  const updated =
-    input.decision === "approve" && isAlerted(asset)
-      ? await confirmAlertedAsset(asset)
-      : await reviewAsset(asset, { decision: input.decision, note: input.note ?? null, actor: memberReviewer(member) });
+  const updated = await reviewAsset(asset, { decision: input.decision, note: input.note ?? null, actor: memberReviewer(member) });
   return { item: queueItem(updated, await keepContentByDefault(member.projectId)), inQueue: isInQueue(updated) };
 }
 

@@ -182,6 +182,11 @@ describe("decisions", () => {
     const decided = expectOk(await portal(member.cookie, "POST", `/projects/${p.projectId}/assets/${asset.id}/review`, { json: { decision: "approve" } }));
     expect(decided).toMatchObject({ inQueue: false, item: { asset: { status: "approved" } } });
     expect((await queueOf(member.cookie, p.projectId, "reason=alerted")).items.some((i) => i.asset.id === asset.id)).toBe(false);
+    // Once only; and the API's approve stays "only from rejected" (the spec's transition).
+    expectError(await portal(member.cookie, "POST", `/projects/${p.projectId}/assets/${asset.id}/review`, { json: { decision: "approve" } }), 409, "asset/invalid-transition");
+    const other = await createText(p, BENIGN, "alerted-api.txt");
+    await db().asset.update({ where: { id: other.id }, data: { flagged: true, moderationAction: "alert" } });
+    expectError(await p.client.post(`/assets/${other.id}/review`, { decision: "approve" }), 409, "asset/invalid-transition");
   });
 
   it("decides in bulk through a batch, reporting each item", async () => {
@@ -190,7 +195,11 @@ describe("decisions", () => {
     const a = await createText(q, THREAT, "bulk a.txt");
     const b = await createText(q, THREAT, "bulk b.txt");
     const benign = await createText(q, BENIGN, "bulk approved.txt");
-    const started = await portal(m.cookie, "POST", `/projects/${q.projectId}/review-batches`, { json: { decision: "approve", assetIds: [a.id, b.id, benign.id] } });
+    const alerted = await createText(q, BENIGN, "bulk alerted.txt");
+    const { db } = await import("@/lib/db/client");
+    await db().asset.update({ where: { id: alerted.id }, data: { flagged: true, moderationAction: "alert" } });
+    const assetIds = [a.id, b.id, benign.id, alerted.id];
+    const started = await portal(m.cookie, "POST", `/projects/${q.projectId}/review-batches`, { json: { decision: "approve", assetIds } });
     expect(started.status).toBe(202);
     let batch = started.body;
     const deadline = Date.now() + 15_000;
@@ -198,7 +207,8 @@ describe("decisions", () => {
       await new Promise((resolve) => setTimeout(resolve, 100));
       batch = expectOk(await portal(m.cookie, "GET", `/projects/${q.projectId}/review-batches/${started.body.id}`));
     }
-    expect(batch.counts).toEqual({ queued: 0, succeeded: 2, failed: 1 });
+    // An alerted asset is confirmed in bulk as it is alone; an approved one without an alert is refused.
+    expect(batch.counts).toEqual({ queued: 0, succeeded: 3, failed: 1 });
     expect(batch.items.find((i: any) => i.assetId === benign.id)).toMatchObject({ status: "failed", code: "asset/invalid-transition" });
     expect((await queueOf(m.cookie, q.projectId)).items).toEqual([]);
     expect(expectOk(await q.client.get(`/assets/${a.id}`)).status).toBe("approved");
