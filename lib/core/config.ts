@@ -85,6 +85,16 @@ const envSchema = z.object({
   SIEVE_OPENAI_MODERATION_URL: z.string().url().optional(),
   SIEVE_OPENAI_MODERATION_KEY: z.string().optional(),
   SIEVE_OPENAI_MODERATION_MODEL: z.string().default("omni-moderation-latest"),
+  // The `llm` provider (lib/moderation/providers/llm.ts): a safety model behind an OpenAI-compatible
+  // chat-completions endpoint. The family is told from the model name unless set.
+  SIEVE_LLM_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as http://localhost:11434/v1" }).optional(),
+  SIEVE_LLM_MODEL: z.string().min(1).optional(),
+  SIEVE_LLM_API_KEY: z.string().optional(),
+  SIEVE_LLM_FAMILY: z.enum(["llama-guard", "shieldgemma", "gpt-oss-safeguard"]).optional(),
+  SIEVE_LLM_TIMEOUT_MS: int(100).default(10_000),
+  SIEVE_LLM_RETRIES: int(0).max(5).default(2),
+  SIEVE_LLM_MAX_INPUT_CHARS: int(500).default(6000),
+  SIEVE_LLM_MAX_CHUNKS: int(1).default(8),
 });
 
 export type Config = ReturnType<typeof loadConfig>;
@@ -193,10 +203,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       reconcileAfterSeconds: e.SIEVE_PROCESSING_RECONCILE_SECONDS,
     },
     classifiers: {
-      /** Comma-separated: `local` (rules + nsfwjs + OCR) and/or `openai` (an OpenAI-moderation-compatible API). */
+      /** Comma-separated: `local` (rules + nsfwjs + OCR), `openai` (an OpenAI-moderation-compatible API), `llm` (a safety model behind a chat-completions API). */
       providers: e.SIEVE_CLASSIFIER_PROVIDERS.split(",").map((p) => p.trim()).filter(Boolean),
       timeoutMs: e.SIEVE_CLASSIFIER_TIMEOUT_MS,
       openai: { baseUrl: e.SIEVE_OPENAI_MODERATION_URL, apiKey: e.SIEVE_OPENAI_MODERATION_KEY, model: e.SIEVE_OPENAI_MODERATION_MODEL },
+      llm: {
+        baseUrl: e.SIEVE_LLM_BASE_URL,
+        model: e.SIEVE_LLM_MODEL,
+        apiKey: e.SIEVE_LLM_API_KEY,
+        family: e.SIEVE_LLM_FAMILY,
+        /** Per attempt; all attempts together stay within `timeoutMs`. */
+        attemptTimeoutMs: e.SIEVE_LLM_TIMEOUT_MS,
+        retries: e.SIEVE_LLM_RETRIES,
+        maxInputChars: e.SIEVE_LLM_MAX_INPUT_CHARS,
+        maxChunks: e.SIEVE_LLM_MAX_CHUNKS,
+      },
     },
   };
 }
