@@ -35,6 +35,7 @@ import {
 } from "@/lib/connectors/delivery/store";
 import { LOAD_DELIVERIES, LOAD_DELIVERY } from "@/lib/connectors/delivery/load";
 import { SELECT_FEED_PAGE, SELECT_HORIZON } from "@/lib/events/feed";
+import { FIND_HOLD_MATCH } from "@/lib/moderation/hashing/lists";
 import { eventInsertSql } from "@/lib/events/record";
 import { outboxInsertSql } from "@/lib/jobs/outbox";
 import { startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
@@ -88,6 +89,7 @@ const READS: Record<string, string> = {
   LOCK_CONNECTOR_FAILURES,
   SELECT_FEED_PAGE,
   SELECT_HORIZON,
+  FIND_HOLD_MATCH,
 };
 
 interface Column {

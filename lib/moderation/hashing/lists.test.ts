@@ -88,6 +88,26 @@ describe("hash lists", () => {
     expect(await lists.findMatches(flip(BASE, 64), 32)).toEqual([]); // the complement: 59+ bits away
   });
 
+  it("finds the hold match of an image's hashes in one statement, the first hash first, hold lists only", async () => {
+    const reportOnly = flip(BASE, 62); // far from BASE; only in a list without the hold action
+    await lists.addHashes("other", [reportOnly]);
+    const { sqlPool } = await import("@/lib/db/client");
+    await sqlPool().query("UPDATE hash_lists SET action = 'report' WHERE name = 'other'");
+
+    // The first hash matches at distance 3, the second exactly: the first hash wins.
+    const both = await lists.findHoldMatch([flip(BASE, 3), BASE]);
+    expect(both).toMatchObject({ matchedHash: flip(BASE, 3), hash: flip(BASE, 5), distance: 2, list: { name: "known-bad", action: "hold" } });
+    // Only the second matches.
+    expect(await lists.findHoldMatch([flip(BASE, 40), BASE])).toMatchObject({ matchedHash: BASE, distance: 0, label: "case-1" });
+    expect(await lists.findHoldMatch([flip(BASE, 40), flip(BASE, 14)])).toBeNull();
+    expect(await lists.findHoldMatch([])).toBeNull();
+    await expect(lists.findHoldMatch(["nope"])).rejects.toThrow(/16 hex/);
+    // An entry of a list whose action is not hold never holds.
+    expect(await lists.findHoldMatch([reportOnly])).toBeNull();
+    expect((await lists.findMatches(reportOnly, 0)).map((m) => m.list.action)).toEqual(["report"]);
+    await sqlPool().query("UPDATE hash_lists SET action = 'hold' WHERE name = 'other'");
+  });
+
   it("removes hashes", async () => {
     expect(await lists.removeHash("other", BASE.toUpperCase())).toEqual({ list: "other", hash: BASE, removed: true });
     expect(await lists.removeHash("other", BASE)).toEqual({ list: "other", hash: BASE, removed: false });

@@ -157,3 +157,47 @@ export async function findMatches(hash: string, maxDistance = DEFAULT_MAX_DISTAN
   }
   return matches;
 }
+
+/** The closest entry of a `hold` list to the first of `hashes` that has one within `maxDistance`. */
+export interface HoldMatch extends HashMatch {
+  /** Which of the hashes matched. */
+  matchedHash: string;
+}
+
+/**
+ * What the pipeline asks for every image and frame (pHash and dHash at once): one statement that
+ * computes both distances in the same scan and keeps only lists whose action is `hold`, so an
+ * image costs one round trip, and a 30-frame video 30, instead of two per hash. The hashes are
+ * tried in order: a match of the first wins over a closer one of the second.
+ */
+export async function findHoldMatch(hashes: readonly string[], maxDistance = DEFAULT_MAX_DISTANCE): Promise<HoldMatch | null> {
+  const probes = hashes.map(normalizeHash);
+  if (!Number.isInteger(maxDistance) || maxDistance < 0 || maxDistance > MAX_MAX_DISTANCE) {
+    throw new Error(`maxDistance must be an integer from 0 to ${MAX_MAX_DISTANCE}`);
+  }
+  if (probes.length === 0) return null;
+  const { rows } = await sqlPool().query<NearRow & { probe: string }>(FIND_HOLD_MATCH, [probes, maxDistance]);
+  const r = rows[0];
+  if (!r) return null;
+  return {
+    entryId: r.id,
+    hash: r.hash,
+    label: r.label,
+    distance: Number(r.distance),
+    list: { id: r.list_id, name: r.list_name, action: r.list_action },
+    matchedHash: r.probe,
+  };
+}
+
+export const FIND_HOLD_MATCH = `SELECT e.id, e.hash, e.label, e.distance, e.probe, l.id AS list_id, l.name AS list_name, l.action AS list_action
+  FROM (
+    SELECT x.id, x.list_id, x.hash, x.label, x.created_at, p.hash AS probe, p.n,
+           CASE WHEN x.hash ~ '^[0-9a-f]{16}$'
+                THEN bit_count(('x' || x.hash)::bit(64) # ('x' || p.hash)::bit(64))::int END AS distance
+      FROM unnest($1::text[]) WITH ORDINALITY AS p(hash, n)
+      CROSS JOIN hash_list_entries x
+  ) e
+  JOIN hash_lists l ON l.id = e.list_id AND l.action = 'hold'
+ WHERE e.distance <= $2
+ ORDER BY e.n, e.distance, e.created_at
+ LIMIT 1`;

@@ -1,4 +1,4 @@
-import { findMatches, DEFAULT_MAX_DISTANCE } from "../hashing/lists";
+import { findHoldMatch, DEFAULT_MAX_DISTANCE } from "../hashing/lists";
 import { imageHashPair } from "../hashing/phash";
 import { errorMessage } from "@/lib/core/errors";
 
@@ -37,19 +37,15 @@ export async function findHashHold(image: Buffer, where = "image"): Promise<Hold
 }
 
 async function matchHold(hashes: string[], where: string): Promise<HoldFinding | null> {
-  for (const hash of hashes) {
-    const match = (await findMatches(hash, DEFAULT_MAX_DISTANCE)).find((m) => m.list.action === "hold");
-    if (match) {
-      return {
-        reason: `Perceptual hash matched hash list "${match.list.name}"${match.label ? ` (${match.label})` : ""} at distance ${match.distance}`,
-        source: "hash-list",
-        list: match.list.name,
-        label: match.label,
-        hash,
-        distance: match.distance,
-        where,
-      };
-    }
-  }
-  return null;
+  const match = await findHoldMatch(hashes, DEFAULT_MAX_DISTANCE);
+  if (!match) return null;
+  return {
+    reason: `Perceptual hash matched hash list "${match.list.name}"${match.label ? ` (${match.label})` : ""} at distance ${match.distance}`,
+    source: "hash-list",
+    list: match.list.name,
+    label: match.label,
+    hash: match.matchedHash,
+    distance: match.distance,
+    where,
+  };
 }
