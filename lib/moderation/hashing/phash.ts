@@ -121,5 +121,5 @@ export function hammingDistance(a: string, b: string): number {
 
 /** The pHash and dHash of an image: the pipeline matches both against hash lists. */
 export async function imageHashPair(image: Buffer): Promise<[string, string]> {
-  return [await perceptualHash(image), await dHash(image)];
+  return Promise.all([perceptualHash(image), dHash(image)]);
 }

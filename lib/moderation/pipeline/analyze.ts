@@ -141,10 +141,10 @@ async function judgeImage(row: Row, bytes: Buffer, input: ImageInput & { ok: tru
   if (input.downscaledFrom || input.convertedFrom) {
     out.notes.image = { ...(input.downscaledFrom && { judgedAt: "downscaled", original: input.downscaledFrom }), ...(input.convertedFrom && { decodedFrom: input.convertedFrom }) };
   }
-  const image = await classifyPart("image", { kind: "image", data: input.data, mimeType: input.mimeType });
+  // The image model (its worker) and the hash lists (sharp on libuv's pool, then one query) at once.
+  const [image, hashes] = await Promise.all([classifyPart("image", { kind: "image", data: input.data, mimeType: input.mimeType }), checkHashLists(input.data)]);
   out.parts.push(image);
   out.labels.push(...labelsOf(image));
-  const hashes = await checkHashLists(input.data);
   if (hashes.ok) out.hold = hashes.finding;
   else out.unanalysed.push({ part: "image", check: "hash-lists", reason: hashes.error });
   const drawnText = row.fileFormat === "image/svg+xml" ? svgText(bytes) : null;
