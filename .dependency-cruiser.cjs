@@ -13,6 +13,8 @@
  *   engines    lib/moderation                            classifiers, policy, the pipeline's analysis
  *                                                        and decision
  *   entry      app, components, inngest, server.ts, scripts, lib/{openapi,admin,portal}
+ *   client     lib/client                                the typed API client generated from the
+ *                                                        OpenAPI document; stands alone
  *
  * The test tests/unit/architecture.test.ts runs these rules on fixtures that break each one.
  */
@@ -89,6 +91,13 @@ module.exports = {
       severity: "error",
       from: { path: "^(app|components)/" },
       to: { path: "^lib/auth/", pathNot: "^lib/auth/(authorize|permissions|types)\\.ts$" },
+    },
+    {
+      name: "client-stands-alone",
+      comment: "The typed API client (lib/client) is generated from the OpenAPI document and imports nothing else of the project, so an outside program can use it as it is.",
+      severity: "error",
+      from: { path: "^lib/client/" },
+      to: { path: "^(lib/(?!client/)|app/|components/|inngest/|scripts/|server\\.ts$)" },
     },
     {
       name: "not-to-tests",

@@ -1,7 +1,7 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["node_modules/**", ".next/**", ".data/**", "lib/db/generated/**", "next-env.d.ts", "reports/**"] },
+  { ignores: ["node_modules/**", ".next/**", ".data/**", "lib/db/generated/**", "lib/client/generated/**", "next-env.d.ts", "reports/**"] },
   ...tseslint.configs.recommended,
   {
     rules: {

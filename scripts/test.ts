@@ -1,8 +1,9 @@
 /**
- * `npm test`: typecheck, lint, dependency rules, unit tests, production build, HTTP tests against a
- * real server on an embedded PostgreSQL, then the portal's end-to-end tests (Playwright, Chromium) on
- * the same build. Prints a final `N passed, N failed` line (counted from vitest's and Playwright's JSON
- * reports plus one per static check) and exits non-zero on any failure.
+ * `npm test`: typecheck, lint, dependency rules, migrations and the typed API client in sync, unit
+ * tests, production build, HTTP tests against a real server on an embedded PostgreSQL (every
+ * response checked against the OpenAPI document), then the portal's end-to-end tests (Playwright,
+ * Chromium) on the same build. Prints a final `N passed, N failed` line (counted from vitest's and
+ * Playwright's JSON reports plus one per static check) and exits non-zero on any failure.
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
@@ -73,6 +74,8 @@ if (wants("dependencies")) {
   check("dependency rules", bin("depcruise"), ["lib", "app", "inngest", "components", "scripts", "server.ts", "--config", ".dependency-cruiser.cjs", "--output-type", "err"]);
 }
 if (wants("migrations")) check("migrations match the schema", bin("tsx"), ["scripts/new-migration.ts", "--check"]);
+// lib/client/generated/openapi.ts is regenerated from the OpenAPI document and compared.
+if (wants("client")) check("typed client matches the OpenAPI document", bin("tsx"), ["scripts/generate-client.ts", "--check"]);
 if (wants("unit")) vitest("unit");
 // One production build for the HTTP tests and the end-to-end tests (which run after them).
 let built: boolean | undefined;

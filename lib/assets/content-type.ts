@@ -1,5 +1,6 @@
 import { fileTypeFromBuffer } from "file-type";
 import sharp from "sharp";
+import type { ImageData } from "@/lib/assets/field-schemas";
 
 /**
  * What an upload really is. Principle: the bytes win. file-type's magic-number detection overrides
@@ -267,17 +268,12 @@ function extensionOf(fileName: string | null | undefined): string | null {
   return /^[a-z0-9]{1,10}$/.test(ext) ? ext : null;
 }
 
-export interface ImageDescription {
-  /** Of one page/frame; multiply by `pages` for the total pixel count of an animation. */
-  width: number;
-  height: number;
-  /** sharp's format name: "jpeg", "png", "webp", "gif", "svg", "heif", "tiff", ... */
-  format: string;
-  hasAlpha: boolean;
-  pages: number;
-  /** EXIF orientation (1-8) when present; width/height are as stored, before rotation. */
-  orientation?: number;
-}
+/**
+ * What describeImage reads from an upload's header: the documented `imageData` (field-schemas.ts)
+ * with every field an upload has. `width`/`height` are of one page/frame as stored (before EXIF
+ * rotation); multiply by `pages` for the total pixel count of an animation.
+ */
+export type ImageDescription = Required<Pick<ImageData, "width" | "height" | "format" | "hasAlpha" | "pages">> & Pick<ImageData, "orientation">;
 
 /**
  * Header limit for describeImage: sharp's metadata() refuses images whose header claims more pixels

@@ -1,7 +1,7 @@
 /** A new asset before it is stored: what the request said, and what storing its bytes found. */
 import type { AssetType } from "@/lib/assets/content-type";
+import type { Checksums, ImageData } from "@/lib/assets/field-schemas";
 import type { AssetCommonFields } from "@/lib/assets/schemas";
-import type { Prisma } from "@/lib/db/generated/client";
 
 /** What the caller knows about a new asset before its bytes are read. */
 export interface AssetDraft {
@@ -20,8 +20,8 @@ export interface StoredContentFacts {
   fileFormat: string;
   fileExtension: string | null;
   sizeInBytes: bigint;
-  checksums: { sha256: string; md5: string };
-  imageData?: Prisma.InputJsonObject;
+  checksums: Checksums;
+  imageData?: ImageData;
   storageId: string;
 }
 

@@ -1,6 +1,13 @@
 import { z } from "zod";
-import { text, uploadContentString, uuid, webUrl } from "@/lib/core/schemas";
+import { atLeastOneField, exactlyOneOf, onlyWith, text, uploadContentString, uuid, webUrl } from "@/lib/core/schemas";
 import { contentDispositionHeader, failsWith } from "@/lib/http/headers";
+import { checksumsSchema, documentDataSchema, imageDataSchema, previewImageSchema, safetyHoldSchema } from "@/lib/assets/field-schemas";
+import { reportSchema } from "@/lib/assets/report-schema";
+
+// The engine's door to the report's shape and to the hold it finds (lib/moderation may import this
+// file, not the ones beside it).
+export * from "@/lib/assets/report-schema";
+export type { HashListHoldFinding } from "@/lib/assets/field-schemas";
 
 /** Validation schemas for the asset endpoints; they also generate the OpenAPI document. */
 
@@ -26,6 +33,7 @@ export const metadataItem = z.strictObject({
   id: text().min(1).max(100),
   value: z.union([text().max(10_000), z.number(), z.boolean(), z.null()]),
 });
+export type MetadataItem = z.infer<typeof metadataItem>;
 export const metadata = z.array(metadataItem).max(100).nullable();
 export const tags = z.array(text().min(1).max(100)).max(100).nullable();
 export const visibility = z.enum(VISIBILITIES).nullable();
@@ -57,26 +65,17 @@ const contentFields = {
   type: contentTypeField,
 };
 
-function exactlyOneForm(value: Record<string, unknown>, ctx: z.RefinementCtx) {
-  const present = CONTENT_FORMS.filter((f) => value[f] !== undefined);
-  if (present.length !== 1) {
-    ctx.addIssue({
-      code: "custom",
-      message: `exactly one of ${CONTENT_FORMS.join(", ")} is required${present.length ? ` (got ${present.join(", ")})` : ""}`,
-    });
-  }
-}
-
-export const inlineContent = z.strictObject(contentFields).superRefine(exactlyOneForm);
+export const inlineContent = exactlyOneOf(z.strictObject(contentFields), CONTENT_FORMS);
 export type InlineContent = z.infer<typeof inlineContent>;
 
-export const partContent = z
-  .strictObject({
+export const partContent = exactlyOneOf(
+  z.strictObject({
     ...contentFields,
     partNumber: z.number().int().min(1).max(10_000).default(1),
     isFinal: z.boolean().default(false),
-  })
-  .superRefine(exactlyOneForm);
+  }),
+  CONTENT_FORMS,
+);
 export type PartContent = z.infer<typeof partContent>;
 
 const commonCreateFields = {
@@ -92,28 +91,24 @@ const commonCreateFields = {
 
 /**
  * Create Asset: one body with three variants told apart by `content` (A), `part` (B) or `url` (C).
- * One strict object (not a union) so that errors name the offending field.
+ * One strict object (not a union) so that errors name the offending field; the document states the
+ * variants as `oneOf` and the part-only fields as `dependentRequired` (lib/core/schemas.ts).
  */
-export const createAssetBody = z
-  .strictObject({
-    ...commonCreateFields,
-    content: inlineContent.optional().describe("Variant A: inline content"),
-    part: partContent.optional().describe("Variant B: first part of a multipart upload"),
-    sizeInBytes: z.number().int().min(1).max(MAX_SAFE).optional().describe("Variant B: size of this part"),
-    totalSizeInBytes: z.number().int().min(1).max(MAX_SAFE).optional().describe("Variant B: size of the whole file"),
-    url: webUrl().max(2048).optional().describe("Variant C: remote URL to fetch"),
-  })
-  .superRefine((value, ctx) => {
-    const variants = (["content", "part", "url"] as const).filter((v) => value[v] !== undefined);
-    if (variants.length !== 1) {
-      ctx.addIssue({ code: "custom", message: "exactly one of content, part or url is required" });
-    }
-    if (value.part === undefined) {
-      for (const field of ["sizeInBytes", "totalSizeInBytes"] as const) {
-        if (value[field] !== undefined) ctx.addIssue({ code: "custom", path: [field], message: "only allowed with part" });
-      }
-    }
-  });
+export const createAssetBody = exactlyOneOf(
+  onlyWith(
+    z.strictObject({
+      ...commonCreateFields,
+      content: inlineContent.optional().describe("Variant A: inline content"),
+      part: partContent.optional().describe("Variant B: first part of a multipart upload"),
+      sizeInBytes: z.number().int().min(1).max(MAX_SAFE).optional().describe("Variant B: size of this part"),
+      totalSizeInBytes: z.number().int().min(1).max(MAX_SAFE).optional().describe("Variant B: size of the whole file"),
+      url: webUrl().max(2048).optional().describe("Variant C: remote URL to fetch"),
+    }),
+    ["sizeInBytes", "totalSizeInBytes"],
+    "part",
+  ),
+  ["content", "part", "url"],
+);
 export type CreateAssetBody = z.infer<typeof createAssetBody>;
 export type AssetCommonFields = Pick<CreateAssetBody, keyof typeof commonCreateFields>;
 
@@ -183,19 +178,20 @@ export function rawUploadHeaders<K extends "content" | "part">(kind: K) {
 export type RawUploadHeaders = z.output<ReturnType<typeof rawUploadHeaders>>;
 
 /** A later part: without `partNumber` it is the next part (as for raw parts), never a silent re-send of part 1. */
-export const nextPartContent = z
-  .strictObject({
+export const nextPartContent = exactlyOneOf(
+  z.strictObject({
     ...contentFields,
     partNumber: z.number().int().min(1).max(10_000).optional(),
     isFinal: z.boolean().default(false),
-  })
-  .superRefine(exactlyOneForm);
+  }),
+  CONTENT_FORMS,
+);
 
 export const partBody = z.strictObject({ part: nextPartContent });
 export type PartBody = z.output<typeof partBody>;
 
-export const patchAssetBody = z
-  .strictObject({
+export const patchAssetBody = atLeastOneField(
+  z.strictObject({
     name: assetName.optional(),
     description: description.optional(),
     visibility: visibility.optional(),
@@ -203,8 +199,8 @@ export const patchAssetBody = z
     tags: tags.optional(),
     externalId: externalId.optional(),
     externalUrl: externalUrl.optional(),
-  })
-  .refine((v) => Object.keys(v).length > 0, { message: "at least one field is required" });
+  }),
+);
 export type PatchAssetBody = z.infer<typeof patchAssetBody>;
 
 export const moveAssetBody = z.strictObject({ folderId: uuid.nullable() });
@@ -225,44 +221,48 @@ export const childrenQuery = z.strictObject({
   pageSize: z.coerce.number().int().min(1).max(100).default(100),
 });
 
-/** The Asset object as responses carry it. */
+/**
+ * The Asset object as responses carry it: every field present, `null` when unset. The serializer
+ * (lib/assets/serialize.ts) returns `ApiAsset`, this schema's type, so a field it sends must be
+ * declared here, and the OpenAPI document is generated from it.
+ */
 export const assetSchema = z
   .object({
     id: z.string(),
     projectId: z.string(),
-    sizeInBytes: z.number().nullable(),
+    sizeInBytes: z.number().int().nullable().describe("Stored bytes; null while a multipart upload is in progress"),
     userId: z.string().nullable(),
-    parentId: z.string().nullable(),
+    parentId: z.string().nullable().describe("The asset this one was extracted from; null for uploads"),
     folderId: z.string().nullable(),
     createdAt: z.number().int(),
     updatedAt: z.number().int(),
-    checksums: z.object({ sha256: z.string(), md5: z.string() }).nullable(),
-    imageData: z
-      .object({ width: z.number(), height: z.number(), format: z.string(), hasAlpha: z.boolean(), pages: z.number() })
-      .nullable(),
-    documentData: z.object({}).passthrough().nullable(),
+    checksums: checksumsSchema.nullable(),
+    imageData: imageDataSchema.nullable().describe("Images only"),
+    documentData: documentDataSchema.nullable(),
     name: z.string(),
-    fileFormat: z.string().nullable(),
+    fileFormat: z.string().nullable().describe("MIME type of the stored content"),
     fileExtension: z.string().nullable(),
     description: z.string().nullable(),
     externalId: z.string().nullable(),
     externalUrl: z.string().nullable(),
-    previewImage: z.object({}).passthrough().nullable(),
-    storageId: z.string().nullable(),
+    previewImage: previewImageSchema.nullable(),
+    storageId: z.string().nullable().describe("Null when nothing is stored"),
     uploadPartsReceived: z.number().int().nullable(),
     type: z.enum(ASSET_TYPES),
     metadata: z.array(metadataItem).nullable(),
-    tags: z.array(z.string()).nullable(),
-    report: z.object({}).passthrough().nullable(),
+    tags: z.array(z.string()).describe("[] when the asset has none (the spec allows null; Sieve always sends an array)"),
+    report: reportSchema.nullable().describe("Set once classification finishes"),
     moderationAction: z.enum(MODERATION_ACTIONS).nullable(),
     status: z.enum(ASSET_STATUSES),
-    safetyHold: z.object({ reason: z.string(), source: z.string(), heldAt: z.number() }).nullable(),
+    safetyHold: safetyHoldSchema.nullable(),
     rejectionNote: z.string().nullable(),
     extractedText: z.string().nullable(),
     processingOptions: processingOptions,
     visibility: z.enum(VISIBILITIES).nullable(),
-    storageDeletedAt: z.number().nullable(),
+    storageDeletedAt: z.number().int().nullable(),
   })
   .meta({ id: "Asset" });
+export type ApiAsset = z.output<typeof assetSchema>;
 
 export const assetPageSchema = z.object({ items: z.array(assetSchema), total: z.number().int(), hasMore: z.boolean() });
+export type ApiAssetPage = z.output<typeof assetPageSchema>;

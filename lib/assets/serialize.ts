@@ -1,5 +1,7 @@
-import type { Asset as AssetRow } from "@/lib/db/generated/client";
+import type { Asset as AssetRow, Prisma } from "@/lib/db/generated/client";
 import type { AssetType } from "@/lib/assets/content-type";
+import type { Checksums, ImageData, PreviewImage, SafetyHold } from "@/lib/assets/field-schemas";
+import type { ApiAsset, MetadataItem, ProcessingOptions, Report } from "@/lib/assets/schemas";
 import type { EventAssetSnapshot } from "@/lib/events/catalogue";
 
 /** Prisma enum names use `_` where the API (and the database) use `-`. */
@@ -13,8 +15,17 @@ export function dbAssetType(type: AssetType): AssetRow["type"] {
 
 const ms = (d: Date | null) => (d ? d.getTime() : null);
 
-/** The Asset object of the API (every field present, null when unset). */
-export function serializeAsset(row: AssetRow) {
+/**
+ * A JSON column read back as the documented type of its field. Every writer of these columns is
+ * typed with the same schema (field-schemas.ts, report-schema.ts, the request schemas), so the
+ * value stored is the value documented; the cast only tells Prisma's JsonValue what it holds.
+ */
+function storedJson<T>(value: Prisma.JsonValue): T | null {
+  return (value ?? null) as T | null;
+}
+
+/** The Asset object of the API (every field present, null when unset), typed by its response schema. */
+export function serializeAsset(row: AssetRow): ApiAsset {
   return {
     id: row.id,
     projectId: row.projectId,
@@ -24,34 +35,35 @@ export function serializeAsset(row: AssetRow) {
     folderId: row.folderId,
     createdAt: row.createdAt.getTime(),
     updatedAt: row.updatedAt.getTime(),
-    checksums: row.checksums ?? null,
-    imageData: row.imageData ?? null,
-    documentData: row.documentData ?? null,
+    checksums: storedJson<Checksums>(row.checksums),
+    imageData: storedJson<ImageData>(row.imageData),
+    // Nothing records document properties yet (documentDataSchema).
+    documentData: null,
     name: row.name,
     fileFormat: row.fileFormat,
     fileExtension: row.fileExtension,
     description: row.description,
     externalId: row.externalId,
     externalUrl: row.externalUrl,
-    previewImage: row.previewImage ?? null,
+    previewImage: storedJson<PreviewImage>(row.previewImage),
     storageId: row.storageId,
     uploadPartsReceived: row.uploadPartsReceived,
     type: apiAssetType(row.type),
-    metadata: row.metadata ?? null,
+    metadata: storedJson<MetadataItem[]>(row.metadata),
     tags: row.tags,
-    report: row.report ?? null,
+    report: storedJson<Report>(row.report),
     moderationAction: row.moderationAction,
     status: row.status,
-    safetyHold: row.safetyHold ?? null,
+    safetyHold: storedJson<SafetyHold>(row.safetyHold),
     rejectionNote: row.rejectionNote,
     extractedText: row.extractedText,
-    processingOptions: row.processingOptions ?? null,
+    processingOptions: storedJson<NonNullable<ProcessingOptions>>(row.processingOptions),
     visibility: row.visibility,
     storageDeletedAt: ms(row.storageDeletedAt),
   };
 }
 
-export type ApiAsset = ReturnType<typeof serializeAsset>;
+export type { ApiAsset };
 
 export function assetSnapshot(row: AssetRow): EventAssetSnapshot {
   return {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { storableTextCheck, text, uuid, webUrl } from "@/lib/core/schemas";
+import { atLeastOneOf, NOT_BLANK, storableTextCheck, text, uuid, webUrl } from "@/lib/core/schemas";
 import { EVENT_TYPE_NAMES } from "@/lib/events/catalogue";
 import { connectorUrlProblem, MAX_CONNECTOR_URL_LENGTH } from "./url-policy";
 
@@ -11,10 +11,7 @@ export const MAX_RECIPIENTS = 10;
 
 export const connectorType = z.enum(CONNECTOR_TYPES);
 
-export const connectorName = text()
-  .min(1)
-  .max(100)
-  .refine((name) => name.trim().length > 0, "must not be blank");
+export const connectorName = text().min(1).max(100).regex(NOT_BLANK, "must not be blank");
 
 export const connectorUrl = webUrl()
   .max(MAX_CONNECTOR_URL_LENGTH)
@@ -42,17 +39,16 @@ export const createConnectorBody = z.discriminatedUnion("type", [
 ]);
 export type CreateConnectorBody = z.infer<typeof createConnectorBody>;
 
-export const updateConnectorBody = z
-  .strictObject({
+export const updateConnectorBody = atLeastOneOf(
+  z.strictObject({
     type: connectorType.optional().describe("The type cannot change: only the connector's own type is accepted"),
     name: connectorName.optional(),
     url: connectorUrl.optional().describe("Webhook and Slack connectors only"),
     recipients: recipients.optional().describe("Email connectors only"),
     eventTypes: eventTypes.optional(),
-  })
-  .refine((v) => v.name !== undefined || v.url !== undefined || v.recipients !== undefined || v.eventTypes !== undefined, {
-    message: "at least one of name, url, recipients, eventTypes is required",
-  });
+  }),
+  ["name", "url", "recipients", "eventTypes"],
+);
 export type UpdateConnectorBody = z.infer<typeof updateConnectorBody>;
 
 const pageIndex = z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0);
@@ -101,6 +97,9 @@ export const connectorWithSecretSchema = connectorSchema
   .extend({ secret: z.string().describe("Standard Webhooks signing secret (whsec_ + base64); shown on creation and rotation only") })
   .meta({ id: "ConnectorWithSecret" });
 
+export type ApiConnector = z.output<typeof connectorSchema>;
+export type ApiConnectorWithSecret = z.output<typeof connectorWithSecretSchema>;
+
 export const connectorPageSchema = z.object({ items: z.array(connectorSchema), total: z.number().int(), hasMore: z.boolean() });
 
 export const deliveryAttemptSchema = z.object({
@@ -130,5 +129,7 @@ export const deliverySchema = z
     log: z.array(deliveryAttemptSchema).describe("Every attempt, oldest first"),
   })
   .meta({ id: "ConnectorDelivery" });
+
+export type ApiDelivery = z.output<typeof deliverySchema>;
 
 export const deliveryPageSchema = z.object({ items: z.array(deliverySchema), total: z.number().int(), hasMore: z.boolean() });

@@ -1,4 +1,5 @@
 import type { Connector as ConnectorRow, Prisma } from "@/lib/db/generated/client";
+import type { ApiConnector, ApiConnectorWithSecret, ApiDelivery } from "./schemas";
 
 /** The Connector and Delivery objects as the API shows them (timestamps in ms since the epoch). */
 
@@ -29,11 +30,14 @@ export interface SerializeOptions {
   now?: number;
 }
 
-export function serializeConnector(row: ConnectorRow, options: SerializeOptions = {}) {
+/** The Connector object of the API, typed by its response schemas (with the secret when asked for). */
+export function serializeConnector(row: ConnectorRow, options: SerializeOptions & { withSecret: true }): ApiConnectorWithSecret;
+export function serializeConnector(row: ConnectorRow, options?: SerializeOptions & { withSecret?: false }): ApiConnector;
+export function serializeConnector(row: ConnectorRow, options: SerializeOptions = {}): ApiConnector | ApiConnectorWithSecret {
   const now = options.now ?? Date.now();
   const previousExpires = row.previousSecret !== null ? msOrNull(row.previousSecretExpiresAt) : null;
   const url = row.url === null ? null : row.type === "slack" && !options.fullUrl ? maskSlackUrl(row.url) : row.url;
-  return {
+  const connector: ApiConnector = {
     id: row.id,
     projectId: row.projectId,
     type: row.type,
@@ -52,8 +56,8 @@ export function serializeConnector(row: ConnectorRow, options: SerializeOptions 
     previousSecretExpiresAt: previousExpires !== null && previousExpires > now ? previousExpires : null,
     createdAt: row.createdAt.getTime(),
     updatedAt: row.updatedAt.getTime(),
-    ...(options.withSecret ? { secret: row.secret } : {}),
   };
+  return options.withSecret ? { ...connector, secret: row.secret } : connector;
 }
 
 /** What a delivery is read with: its event's type and its attempts, oldest first. */
@@ -64,7 +68,8 @@ export const DELIVERY_INCLUDE = {
 
 export type DeliveryRow = Prisma.ConnectorDeliveryGetPayload<{ include: typeof DELIVERY_INCLUDE }>;
 
-export function serializeDelivery(row: DeliveryRow) {
+/** The Delivery object of the API, typed by its response schema. */
+export function serializeDelivery(row: DeliveryRow): ApiDelivery {
   return {
     id: row.id,
     connectorId: row.connectorId,

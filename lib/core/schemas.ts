@@ -99,5 +99,62 @@ export function uploadContentString() {
 
 export const uuid = text().regex(UUID_PATTERN, "must be a UUID");
 
+/** Some character that is not white space: `\S` matches exactly what `String.prototype.trim` keeps. */
+export const NOT_BLANK = /\S/;
+
 /** The path parameters of routes under /projects/{projectId}/ (one schema for every domain's endpoints). */
 export const projectParams = z.object({ projectId: uuid });
+
+/** A schema's JSON Schema as a client sends it, for stating in `.meta()` what a refinement checks. */
+export function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { target: "draft-2020-12", io: "input" });
+  return json;
+}
+
+/*
+ * Rules between the fields of an object. Each helper adds the check zod runs and states the same
+ * rule in the object's JSON Schema, from one declaration, so the OpenAPI document (and any
+ * validator or client generated from it) refuses what the server refuses.
+ */
+
+type FieldOf<T extends z.ZodObject> = keyof T["shape"] & string;
+const presentOf = (value: object, keys: readonly string[]) => keys.filter((k) => (value as Record<string, unknown>)[k] !== undefined);
+
+/** Exactly one of `keys` (JSON Schema: `oneOf` of `required`). */
+export function exactlyOneOf<T extends z.ZodObject>(schema: T, keys: readonly FieldOf<T>[]): T {
+  return schema
+    .superRefine((value, ctx) => {
+      const present = presentOf(value, keys);
+      if (present.length === 1) return;
+      ctx.addIssue({ code: "custom", message: `exactly one of ${keys.join(", ")} is required${present.length ? ` (got ${present.join(", ")})` : ""}` });
+    })
+    .meta({ oneOf: keys.map((key) => ({ required: [key] })) });
+}
+
+/** At least one of `keys` (JSON Schema: `anyOf` of `required`). */
+export function atLeastOneOf<T extends z.ZodObject>(schema: T, keys: readonly FieldOf<T>[]): T {
+  return schema
+    .superRefine((value, ctx) => {
+      if (presentOf(value, keys).length === 0) ctx.addIssue({ code: "custom", message: `at least one of ${keys.join(", ")} is required` });
+    })
+    .meta({ anyOf: keys.map((key) => ({ required: [key] })) });
+}
+
+/** At least one field, any of them (JSON Schema: `minProperties: 1`). */
+export function atLeastOneField<T extends z.ZodObject>(schema: T): T {
+  return schema
+    .superRefine((value, ctx) => {
+      if (presentOf(value, Object.keys(schema.shape)).length === 0) ctx.addIssue({ code: "custom", message: "at least one field is required" });
+    })
+    .meta({ minProperties: 1 });
+}
+
+/** `fields` only together with `key` (JSON Schema: `dependentRequired`). */
+export function onlyWith<T extends z.ZodObject>(schema: T, fields: readonly FieldOf<T>[], key: FieldOf<T>): T {
+  return schema
+    .superRefine((value, ctx) => {
+      if (presentOf(value, [key]).length > 0) return;
+      for (const field of presentOf(value, fields)) ctx.addIssue({ code: "custom", path: [field], message: `only allowed with ${key}` });
+    })
+    .meta({ dependentRequired: Object.fromEntries(fields.map((field) => [field, [key]])) });
+}

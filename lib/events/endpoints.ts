@@ -1,35 +1,8 @@
 import { z } from "zod";
 import { projectParams, text, uuid } from "@/lib/core/schemas";
 import { EVENT_TYPE_NAMES, isEventType, type EventType } from "@/lib/events/catalogue";
+import { eventFeedSchema, eventSchema } from "@/lib/events/schemas";
 import { AUTH_ERRORS, JSON_BODY_ERRORS, defineEndpoint } from "@/lib/http/endpoint";
-
-const factSchema = z.object({ key: z.string(), value: z.unknown(), url: z.string().optional() });
-
-export const eventSchema = z.object({
-  id: z.string(),
-  projectId: z.string(),
-  userId: z.string().nullable(),
-  type: z.string(),
-  severity: z.enum(["low", "high"]),
-  title: z.string(),
-  description: z.string().nullable(),
-  assetId: z.string().nullable(),
-  asset: z
-    .object({
-      id: z.string(),
-      externalId: z.string().nullable(),
-      status: z.enum(["uploading", "pending", "approved", "rejected", "error"]),
-      flagged: z.boolean().nullable(),
-      moderationAction: z.enum(["ignore", "alert", "hide", "purge"]).nullable(),
-    })
-    .nullable(),
-  facts: z.array(factSchema),
-  notify: z.boolean().nullable(),
-  createdAt: z.number().int(),
-  updatedAt: z.number().int(),
-  readAt: z.number().nullable(),
-});
-
 
 /** `type=asset.flagged,asset.failed`: one or more known event types, comma-separated. */
 export const eventTypeList = text()
@@ -68,7 +41,7 @@ export const eventFeedEndpoint = defineEndpoint({
   }),
   response: {
     description: "A page of events",
-    schema: z.object({ events: z.array(eventSchema), cursor: z.string(), hasMore: z.boolean() }),
+    schema: eventFeedSchema,
   },
   errors: [...AUTH_ERRORS, "project/not-found", "events/invalid-cursor", "request/validation-failed"],
 });

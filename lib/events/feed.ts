@@ -3,7 +3,8 @@ import { sqlPool } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
 import type { Event as EventRow } from "@/lib/db/generated/client";
 import { ApiError } from "@/lib/core/errors";
-import type { EventType } from "@/lib/events/catalogue";
+import type { EventAssetSnapshot, EventFact, EventType } from "@/lib/events/catalogue";
+import type { ApiEvent } from "@/lib/events/schemas";
 
 /**
  * The cursor feed. Events are ordered by (txid, seq). Only events of transactions older than every
@@ -92,18 +93,22 @@ export const SELECT_FEED_PAGE = `SELECT id, project_id AS "projectId", user_id A
 
 type FeedRow = Omit<EventRow, "txid" | "seq"> & { txid: string; seq: string };
 
-export function serializeEvent(row: Omit<EventRow, "txid" | "seq">) {
+/**
+ * The Event object of the API, typed by its response schema. `type`, `asset` and `facts` are read
+ * back as recordEvents (the one writer) stored them: a catalogue type, snapshot and facts.
+ */
+export function serializeEvent(row: Omit<EventRow, "txid" | "seq">): ApiEvent {
   return {
     id: row.id,
     projectId: row.projectId,
     userId: row.userId,
-    type: row.type,
+    type: row.type as EventType,
     severity: row.severity,
     title: row.title,
     description: row.description,
     assetId: row.assetId,
-    asset: row.asset ?? null,
-    facts: row.facts,
+    asset: (row.asset ?? null) as EventAssetSnapshot | null,
+    facts: row.facts as unknown as EventFact[],
     notify: row.notify,
     createdAt: row.createdAt.getTime(),
     updatedAt: row.updatedAt.getTime(),

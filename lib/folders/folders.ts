@@ -2,12 +2,14 @@ import type { AuthenticatedKey } from "@/lib/auth/types";
 import { db } from "@/lib/db/client";
 import type { Folder as FolderRow, Prisma } from "@/lib/db/generated/client";
 import { requireFolderInProject } from "@/lib/folders/lookup";
+import type { ApiFolder } from "@/lib/folders/schemas";
 import { ApiError } from "@/lib/core/errors";
 import { assertSameProject } from "@/lib/auth/authorize";
 
 type Tx = Prisma.TransactionClient;
 
-export function serializeFolder(row: FolderRow) {
+/** The Folder object of the API, typed by its response schema. */
+export function serializeFolder(row: FolderRow): ApiFolder {
   return {
     id: row.id,
     projectId: row.projectId,

@@ -54,6 +54,7 @@ export interface EndpointSpec<
   Q extends z.ZodType = z.ZodType,
   B extends BodyDeclaration = BodyDeclaration,
   H extends HeaderSchema = HeaderSchema,
+  R extends z.ZodType = z.ZodType,
 > {
   operationId: string;
   method: HttpMethod;
@@ -80,16 +81,20 @@ export interface EndpointSpec<
   body?: B;
   /** What a raw body holds (documentation only). */
   rawContentDescription?: string;
-  response: { status?: number; description: string; schema?: z.ZodType; contentType?: string };
+  /**
+   * `schema` documents the success body and types the handler: handle() accepts only a value of
+   * `z.output<schema>` (or a whole Response), so the body sent is the body documented.
+   */
+  response: { status?: number; description: string; schema?: R; contentType?: string };
   errors: ErrorCode[];
   idempotent?: boolean;
   /** Maximum JSON body size in bytes; defaults to the configured JSON limit. */
   maxBodyBytes?: number;
 }
 
-export function defineEndpoint<P extends z.ZodType, Q extends z.ZodType, B extends BodyDeclaration, H extends HeaderSchema>(
-  spec: EndpointSpec<P, Q, B, H>,
-): EndpointSpec<P, Q, B, H> {
+export function defineEndpoint<P extends z.ZodType, Q extends z.ZodType, B extends BodyDeclaration, H extends HeaderSchema, R extends z.ZodType = z.ZodType>(
+  spec: EndpointSpec<P, Q, B, H, R>,
+): EndpointSpec<P, Q, B, H, R> {
   return spec;
 }
 

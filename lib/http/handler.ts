@@ -41,6 +41,13 @@ export interface HandlerInput<P extends z.ZodType, Q extends z.ZodType, B extend
 /** What a handler returns: data to send as JSON with the declared status, or a full Response. */
 export type HandlerResult = Response | object;
 
+/**
+ * What a handler of an endpoint may return: a full Response, or its documented success body (the
+ * output type of the spec's response schema). This is the compile-time link between what the API
+ * sends and the OpenAPI document; an endpoint without a response schema may return anything.
+ */
+export type HandlerReturn<R extends z.ZodType> = Response | z.output<R>;
+
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type RouteHandler = (request: Request, context: RouteContext) => Promise<Response>;
 
@@ -49,9 +56,9 @@ export type RouteHandler = (request: Request, context: RouteContext) => Promise<
  * permission → rate limit → input parsing (params, query, headers, body) → idempotency → handler →
  * error mapping.
  */
-export function handle<P extends z.ZodType, Q extends z.ZodType, B extends BodyDeclaration, H extends HeaderSchema>(
-  spec: EndpointSpec<P, Q, B, H>,
-  fn: (input: HandlerInput<P, Q, B, H>) => Promise<HandlerResult>,
+export function handle<P extends z.ZodType, Q extends z.ZodType, B extends BodyDeclaration, H extends HeaderSchema, R extends z.ZodType>(
+  spec: EndpointSpec<P, Q, B, H, R>,
+  fn: (input: HandlerInput<P, Q, B, H>) => Promise<HandlerReturn<R>>,
 ): RouteHandler {
   const handler: RouteHandler = async (request, context) => {
     const requestId = request.headers.get("x-request-id") ?? randomUUID();

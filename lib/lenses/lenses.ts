@@ -1,11 +1,12 @@
 import { db } from "@/lib/db/client";
 import { Prisma, type Lens as LensRow } from "@/lib/db/generated/client";
-import type { EnsureLensInput } from "@/lib/lenses/schemas";
+import type { ApiLens, EnsureLensInput, LensType } from "@/lib/lenses/schemas";
 import { ApiError } from "@/lib/core/errors";
 
 type Tx = Prisma.TransactionClient;
 
-export function serializeLens(row: LensRow) {
+/** The Lens object of the API, typed by its response schema; `type` and `transforms` are stored from a validated body. */
+export function serializeLens(row: LensRow): ApiLens {
   return {
     id: row.id,
     projectId: row.projectId,
@@ -14,9 +15,9 @@ export function serializeLens(row: LensRow) {
     identifier: row.identifier,
     name: row.name,
     description: row.description,
-    type: row.type,
+    type: row.type as LensType,
     active: row.active,
-    transforms: row.transforms ?? null,
+    transforms: (row.transforms ?? null) as ApiLens["transforms"],
     createdAt: row.createdAt.getTime(),
     updatedAt: row.updatedAt.getTime(),
   };

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { jsonValue, text } from "@/lib/core/schemas";
+import { jsonSchemaOf, jsonValue, text } from "@/lib/core/schemas";
 
 /**
  * Lens definitions: this module validates them, lib/lenses stores and versions them, lib/cdn applies
@@ -31,6 +31,11 @@ export const imageTransformOptions = z.strictObject({
 /** Transform types the CDN applies (lib/cdn/transform.ts); any other type is refused. */
 export const LENS_TRANSFORM_TYPES = ["imageTransform"] as const;
 
+/**
+ * A transform is checked in two steps: its options are free JSON (storable text, as every client
+ * value) until its type says which option schema applies. The document states the outcome: the
+ * supported types and their option schema.
+ */
 export const lensTransform = z
   .strictObject({ type: text().min(1).max(100), options: jsonValue() })
   .superRefine((transform, ctx) => {
@@ -44,7 +49,14 @@ export const lensTransform = z
     for (const issue of result.error?.issues ?? []) {
       ctx.addIssue({ code: "custom", path: ["options", ...issue.path.map(String)], message: issue.message });
     }
+  })
+  .meta({
+    properties: { type: { type: "string", enum: [...LENS_TRANSFORM_TYPES] }, options: jsonSchemaOf(imageTransformOptions) },
+    required: ["type", "options"],
   });
+
+// An audio asset has no image (no poster, no preview image) for the CDN to transform.
+const AUDIO_HAS_NO_IMAGE = "audio assets have no image to transform (imageTransform needs a lens of another type)";
 
 export const ensureLensBody = z
   .strictObject({
@@ -57,12 +69,16 @@ export const ensureLensBody = z
     version: z.number().int().min(1).max(2_147_483_647),
   })
   .superRefine((lens, ctx) => {
-    // An audio asset has no image (no poster, no preview image) for the CDN to transform.
     if (lens.type !== "audio") return;
     lens.transforms?.forEach((transform, index) => {
       if (transform.type !== "imageTransform") return;
-      ctx.addIssue({ code: "custom", path: ["transforms", index, "type"], message: "audio assets have no image to transform (imageTransform needs a lens of another type)" });
+      ctx.addIssue({ code: "custom", path: ["transforms", index, "type"], message: AUDIO_HAS_NO_IMAGE });
     });
+  })
+  // The same rule for the document.
+  .meta({
+    if: { properties: { type: { const: "audio" } }, required: ["type"] },
+    then: { properties: { transforms: { items: { not: { properties: { type: { const: "imageTransform" } }, required: ["type"] } } } } },
   });
 export type EnsureLensInput = z.infer<typeof ensureLensBody>;
 
@@ -78,17 +94,24 @@ export const ensureLensesBody = z
     });
   });
 
-export const lensSchema = z.object({
-  id: z.string(),
-  projectId: z.string().nullable(),
-  userId: z.string().nullable(),
-  version: z.number().int(),
-  identifier: z.string(),
-  name: z.string(),
-  description: z.string().nullable(),
-  type: z.enum(LENS_TYPES),
-  active: z.boolean(),
-  transforms: z.array(z.object({ type: z.string(), options: z.unknown() })).nullable(),
-  createdAt: z.number().int(),
-  updatedAt: z.number().int(),
-});
+/** The Lens object as responses carry it (serializeLens returns `ApiLens`). */
+export const lensSchema = z
+  .object({
+    id: z.string(),
+    projectId: z.string().nullable(),
+    userId: z.string().nullable(),
+    version: z.number().int(),
+    identifier: z.string(),
+    name: z.string(),
+    description: z.string().nullable(),
+    type: z.enum(LENS_TYPES),
+    active: z.boolean(),
+    transforms: z
+      .array(z.object({ type: z.string(), options: z.unknown().describe("As sent; for imageTransform: fit, width, height, format, quality") }))
+      .nullable(),
+    createdAt: z.number().int(),
+    updatedAt: z.number().int(),
+  })
+  .meta({ id: "Lens" });
+export type ApiLens = z.output<typeof lensSchema>;
+export type LensType = (typeof LENS_TYPES)[number];

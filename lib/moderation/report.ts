@@ -1,129 +1,45 @@
 import { z } from "zod";
-import type { ASSET_TYPES } from "@/lib/assets/schemas";
+import {
+  CATEGORIES,
+  QUALIFIER_KEYS,
+  reportSchema,
+  type ASSET_TYPES,
+  type Category,
+  type CategoryEntry,
+  type Likelihood,
+  type NotEvaluatedReason,
+  type QualifierKey,
+  type Qualifiers,
+  type Report,
+  type ReportCategories,
+  type ReportMedia,
+  type SegmentSource,
+} from "@/lib/assets/schemas";
+
+/**
+ * Building moderation reports. Their shape (the `report` field of an asset) is defined with the
+ * Asset in lib/assets/report-schema.ts, which the OpenAPI document is generated from; the parts the
+ * engine and the portal use are re-exported here.
+ */
+export { CATEGORIES, LIKELIHOODS, QUALIFIER_KEYS, reportSchema } from "@/lib/assets/schemas";
+export type {
+  Category,
+  CategoryEntry,
+  Likelihood,
+  NotEvaluatedReason,
+  QualifierKey,
+  QualifierValue,
+  Qualifiers,
+  Report,
+  ReportCategories,
+  ReportMedia,
+  SegmentSource,
+} from "@/lib/assets/schemas";
 
 export type AssetType = (typeof ASSET_TYPES)[number];
 
-/**
- * The moderation report (the `report` field of an asset): the single source of its shape.
- *
- * Spec decisions taken here (the spec leaves them open):
- * - Required besides `categories`: `flagged`, `score` and `notes` (notes may be `null`, never absent).
- * - `media` is present only for audio and video assets (see `reportSchemaFor`); it is optional in
- *   the base schema and forbidden for other asset types.
- * - `score` is the highest score of the evaluated/partial categories, 0 when none was evaluated
- *   (then every category says why it was not evaluated).
- * - A segment's `endSeconds` must not be before its `startSeconds`.
- * - Objects are strict: unknown fields are rejected, so a stored report always matches this file.
- * - `notes` must be JSON (it is stored and served as-is).
- */
-
-export const CATEGORIES = ["sexual", "violence", "self-harm", "harassment", "hate", "criminal-activity"] as const;
-export type Category = (typeof CATEGORIES)[number];
-
-export const LIKELIHOODS = ["very-unlikely", "unlikely", "possible", "likely", "very-likely"] as const;
-export type Likelihood = (typeof LIKELIHOODS)[number];
-
-export const NOT_EVALUATED_REASONS = ["not-supported", "unavailable"] as const;
-export type NotEvaluatedReason = (typeof NOT_EVALUATED_REASONS)[number];
-
-export const QUALIFIER_KEYS = [
-  "nudity",
-  "sexual-activity",
-  "explicit-sexual-language",
-  "sexual-solicitation",
-  "physical-attack",
-  "violent-threat",
-  "violent-preparation",
-  "violent-encouragement",
-  "injury",
-  "death",
-  "graphic",
-  "self-harm-thoughts",
-  "self-harm-preparation",
-  "self-harm-act",
-  "self-harm-methods",
-  "self-harm-encouragement",
-  "personal-abuse",
-  "targeted-intimidation",
-  "harassment-threat",
-  "sexual-harassment",
-  "harassment-encouragement",
-  "identity-abuse",
-  "dehumanization",
-  "identity-inferiority",
-  "discriminatory-exclusion",
-  "hate-threat",
-  "criminal-demonstration",
-  "criminal-preparation",
-  "criminal-request",
-  "criminal-instructions",
-  "criminal-promotion",
-  "historical",
-  "documentary",
-  "fictional",
-  "support-prevention",
-] as const;
-export type QualifierKey = (typeof QUALIFIER_KEYS)[number];
-
-export const SEGMENT_SOURCES = ["frame", "speech", "frame-text", "clip"] as const;
-export type SegmentSource = (typeof SEGMENT_SOURCES)[number];
-
 /** Asset types whose report carries `media`. */
 export const MEDIA_ASSET_TYPES = ["audio", "video"] as const satisfies readonly AssetType[];
-
-const unitScore = z.number().min(0).max(1);
-const likelihood = z.enum(LIKELIHOODS);
-const reason = z.enum(NOT_EVALUATED_REASONS);
-
-export const qualifierValueSchema = z.discriminatedUnion("status", [
-  z.strictObject({ status: z.literal("evaluated"), score: unitScore, likelihood, scopeScore: unitScore.optional() }),
-  z.strictObject({ status: z.literal("not-evaluated"), reason }),
-]);
-export type QualifierValue = z.infer<typeof qualifierValueSchema>;
-
-export const qualifiersSchema = z.partialRecord(z.enum(QUALIFIER_KEYS), qualifierValueSchema);
-export type Qualifiers = z.infer<typeof qualifiersSchema>;
-
-const judged = { score: unitScore, likelihood, qualifiers: qualifiersSchema.optional() };
-export const categoryEntrySchema = z.discriminatedUnion("status", [
-  z.strictObject({ status: z.literal("evaluated"), ...judged }),
-  z.strictObject({ status: z.literal("partial"), ...judged }),
-  z.strictObject({ status: z.literal("not-evaluated"), reason, qualifiers: qualifiersSchema.optional() }),
-]);
-export type CategoryEntry = z.infer<typeof categoryEntrySchema>;
-
-export const categoriesSchema = z.strictObject(
-  Object.fromEntries(CATEGORIES.map((c) => [c, categoryEntrySchema])) as Record<Category, typeof categoryEntrySchema>,
-);
-export type ReportCategories = z.infer<typeof categoriesSchema>;
-
-export const segmentSchema = z
-  .strictObject({
-    source: z.enum(SEGMENT_SOURCES),
-    startSeconds: z.number().min(0),
-    endSeconds: z.number().min(0),
-    categories: categoriesSchema,
-  })
-  .refine((s) => s.endSeconds >= s.startSeconds, { message: "endSeconds must not be before startSeconds", path: ["endSeconds"] });
-export type Segment = z.infer<typeof segmentSchema>;
-
-export const mediaSchema = z.strictObject({
-  durationSeconds: z.number().gt(0),
-  frameIntervalSeconds: z.number().gt(0),
-  sampledFrames: z.number().int().min(0),
-  audioTranscribed: z.boolean(),
-  segments: z.array(segmentSchema),
-});
-export type ReportMedia = z.infer<typeof mediaSchema>;
-
-export const reportSchema = z.strictObject({
-  categories: categoriesSchema,
-  flagged: z.boolean(),
-  score: unitScore,
-  notes: z.json(),
-  media: mediaSchema.optional(),
-});
-export type Report = z.infer<typeof reportSchema>;
 
 /** The report schema for one asset type: `media` is required for audio/video and absent otherwise. */
 export function reportSchemaFor(assetType: AssetType) {

@@ -149,4 +149,33 @@ describe("OpenAPI document", () => {
       expect(idempotencyKey, spec.operationId).toHaveLength(spec.idempotent ? 1 : 0);
     }
   });
+
+  it("describes what the server sends: imageData with orientation, both safety holds, the typed report", () => {
+    const schemas = doc.components.schemas as Record<string, Json>;
+    const asset = schemas.Asset as Json;
+    expect(asset.additionalProperties).toBe(false);
+    expect(asset.properties.imageData.anyOf[0]).toEqual({ $ref: "#/components/schemas/ImageData" });
+    expect(Object.keys(schemas.ImageData!.properties)).toEqual(["width", "height", "format", "hasAlpha", "pages", "orientation"]);
+    expect(schemas.SafetyHold!.oneOf).toEqual([{ $ref: "#/components/schemas/OperatorSafetyHold" }, { $ref: "#/components/schemas/HashListSafetyHold" }]);
+    expect(schemas.HashListSafetyHold!.required).toEqual(["source", "reason", "list", "label", "hash", "distance", "where", "heldAt"]);
+    expect(asset.properties.report.anyOf[0]).toEqual({ $ref: "#/components/schemas/Report" });
+    expect(schemas.ReportCategories!.required).toEqual(["sexual", "violence", "self-harm", "harassment", "hate", "criminal-activity"]);
+    expect(schemas.CategoryEntry!.oneOf.map((o: Json) => o.properties.status.const)).toEqual(["evaluated", "partial", "not-evaluated"]);
+    expect(schemas.QualifierValue!.oneOf.map((o: Json) => o.required)).toEqual([["status", "score", "likelihood"], ["status", "reason"]]);
+    expect(schemas.ReportSegment!.properties.source.enum).toEqual(["frame", "speech", "frame-text", "clip"]);
+    expect(schemas.JsonValue!.anyOf).toHaveLength(6);
+    // No anonymous schema (zod's `__schemaN`) is left in the components.
+    expect(Object.keys(schemas).filter((name) => name.startsWith("__"))).toEqual([]);
+  });
+
+  it("states the request rules the server enforces (oneOf, dependentRequired, minProperties, anyOf, pattern)", () => {
+    const body = (path: string, method: string) => (doc.paths[path]?.[method] as Json).requestBody.content["application/json"].schema as Json;
+    const create = body("/projects/{projectId}/assets", "post");
+    expect(create.oneOf).toEqual([{ required: ["content"] }, { required: ["part"] }, { required: ["url"] }]);
+    expect(create.dependentRequired).toEqual({ sizeInBytes: ["part"], totalSizeInBytes: ["part"] });
+    expect(create.properties.content.oneOf).toHaveLength(5);
+    expect(body("/assets/{assetId}", "patch").minProperties).toBe(1);
+    expect(body("/connectors/{connectorId}", "patch").anyOf).toEqual([{ required: ["name"] }, { required: ["url"] }, { required: ["recipients"] }, { required: ["eventTypes"] }]);
+    expect(body("/projects/{projectId}/folders", "post").properties.name.allOf).toEqual([{ pattern: "^[^/\\\\]*$" }, { pattern: "\\S" }]);
+  });
 });

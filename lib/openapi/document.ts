@@ -18,7 +18,8 @@ export const API_VERSION = "1.0.0";
 /** Relative to the document's own URL (`/v1/openapi.json`), so it is right behind any host or proxy. */
 export const DEFAULT_SERVER_URL = "/v1";
 
-export interface OpenApiDocument {
+// A type (not an interface), so it is a JSON object to the openapi endpoint's response schema.
+export type OpenApiDocument = {
   openapi: string;
   info: { title: string; version: string; description?: string };
   servers: { url: string; description?: string }[];
@@ -31,7 +32,7 @@ export interface OpenApiDocument {
     examples: Record<string, JsonObject>;
   };
   "x-error-codes": { code: ErrorCode; status: number; message: string }[];
-}
+};
 
 let cached: OpenApiDocument | undefined;
 

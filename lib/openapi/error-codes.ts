@@ -7,7 +7,8 @@ import { notFoundCodeOf } from "@/lib/http/params";
 /**
  * The codes an operation can answer with: those its spec lists, plus the ones the `handle()` wrapper
  * itself produces for this kind of endpoint (auth, permission, rate limit, path ids, input
- * parsing, idempotency, unexpected failures), so the document stays right when a spec forgets one.
+ * parsing, idempotency, unexpected failures, an unreachable database), so the document stays right
+ * when a spec forgets one.
  */
 export function errorCodesOf(spec: EndpointSpec): ErrorCode[] {
   const codes = new Set<ErrorCode>(spec.errors);
@@ -21,13 +22,16 @@ export function errorCodesOf(spec: EndpointSpec): ErrorCode[] {
   for (const name of pathNames) {
     const notFound = notFoundCodeOf(name);
     if (notFound) codes.add(notFound);
-    else if (spec.params) codes.add("request/validation-failed");
   }
-  if (spec.query) codes.add("request/validation-failed");
+  // Every endpoint refuses query parameters it does not declare (lib/http/input.ts), and bytes in
+  // the query that are not UTF-8.
+  codes.add("request/validation-failed");
   for (const code of headerCodes(spec.headers)) codes.add(code);
-  if (spec.body && spec.body !== "raw") codes.add("request/validation-failed").add("request/malformed-json").add("request/body-too-large");
+  if (spec.body && spec.body !== "raw") codes.add("request/malformed-json").add("request/body-too-large");
   if (isRawOrJson(spec.body)) for (const code of headerCodes(spec.body.rawHeaders)) codes.add(code);
   codes.add("internal/unexpected");
+  // A key is looked up in the database: when it cannot be reached, 503 (lib/http/handler.ts).
+  if (spec.auth !== "none") codes.add("service/unavailable");
   const order = Object.keys(ERROR_CODES);
   return [...codes].sort((a, b) => order.indexOf(a) - order.indexOf(b));
 }

@@ -4,7 +4,7 @@ import type { ErrorCode } from "@/lib/core/errors";
 import { defineEndpoint, type EndpointSpec } from "@/lib/http/endpoint";
 import { generateOpenApiDocument } from "@/lib/openapi/document";
 import { API_ENDPOINTS } from "@/lib/openapi/registry";
-import { caseInsensitiveSource } from "@/lib/openapi/schema-collector";
+import { caseInsensitiveSource, SchemaCollector } from "@/lib/openapi/schema-collector";
 import { structuralProblems, type Json } from "@/lib/openapi/structural-checks";
 
 describe("schema conversion", () => {
@@ -55,3 +55,15 @@ describe("schema conversion", () => {
     expect(re.test("ABCDEF01-X")).toBe(true);
   });
 });
+
+describe("recursive schemas", () => {
+  it("names a recursive schema with an id once, without an anonymous alias", () => {
+    const json = z.json().meta({ id: "Anything" });
+    const collector = new SchemaCollector({});
+    const root = collector.convert(z.object({ a: json, b: z.array(json) }), "output");
+    expect(Object.keys(collector.schemas)).toEqual(["Anything"]);
+    expect(root.properties).toEqual({ a: { $ref: "#/components/schemas/Anything" }, b: { type: "array", items: { $ref: "#/components/schemas/Anything" } } });
+    expect(JSON.stringify(collector.schemas.Anything)).toContain('"$ref":"#/components/schemas/Anything"');
+  });
+});
+

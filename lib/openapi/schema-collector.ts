@@ -18,8 +18,8 @@ export class SchemaCollector {
 
   convert(schema: z.ZodType, io: "input" | "output"): JsonObject {
     const json = z.toJSONSchema(schema, { target: "draft-2020-12", io, unrepresentable: "any", override: keepCaseInsensitivePatterns }) as JsonObject;
-    const { $schema: _dialect, $defs, ...root } = json;
-    const defs = isObject($defs) ? ($defs as Record<string, JsonObject>) : {};
+    const { $schema: _dialect, $defs, ...converted } = json;
+    const { defs, root } = collapseAliases(isObject($defs) ? ($defs as Record<string, JsonObject>) : {}, converted);
     const names = this.assignNames(defs, io);
     for (const [name, def] of Object.entries(defs)) this.schemas[names.get(name) as string] = rewriteRefs(def, names) as JsonObject;
     return rewriteRefs(root, names) as JsonObject;
@@ -98,6 +98,36 @@ export function caseInsensitiveSource(source: string): string | undefined {
     }
   }
   return out;
+}
+
+/**
+ * zod converts a recursive schema (z.json(), z.lazy) into an anonymous def (`__schema0`) and gives
+ * the schema's `id` to a def that only points at it. The named def takes the content instead, so
+ * the document has one `JsonValue`, not an alias and a `__schema0`.
+ */
+function collapseAliases(defs: Record<string, JsonObject>, root: JsonObject): { defs: Record<string, JsonObject>; root: JsonObject } {
+  const redirects = new Map<string, string>();
+  for (const [name, def] of Object.entries(defs)) {
+    const target = Object.keys(def).length === 1 && typeof def.$ref === "string" ? def.$ref.slice("#/$defs/".length) : undefined;
+    if (target && /^__schema\d+$/.test(target) && defs[target] && !redirects.has(target)) redirects.set(target, name);
+  }
+  if (redirects.size === 0) return { defs, root };
+  const redirect = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(redirect);
+    if (!isObject(value)) return value;
+    const out: JsonObject = {};
+    for (const [key, v] of Object.entries(value)) {
+      const target = key === "$ref" && typeof v === "string" && v.startsWith("#/$defs/") ? redirects.get(v.slice("#/$defs/".length)) : undefined;
+      out[key] = target ? `#/$defs/${target}` : redirect(v);
+    }
+    return out;
+  };
+  const collapsed: Record<string, JsonObject> = {};
+  for (const [name, def] of Object.entries(defs)) {
+    if (redirects.has(name)) collapsed[redirects.get(name) as string] = redirect(def) as JsonObject;
+    else if (![...redirects.values()].includes(name)) collapsed[name] = redirect(def) as JsonObject;
+  }
+  return { defs: collapsed, root: redirect(root) as JsonObject };
 }
 
 function rewriteRefs(value: unknown, names: Map<string, string>): unknown {

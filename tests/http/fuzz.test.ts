@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { ERROR_CODES } from "@/lib/core/errors";
 import { baseUrl, expectOk, newFolder, newKey, newProject, type ApiResponse } from "./support";
+import { expectConforms, parseBody } from "./conformance-support";
 import { anyValue, deepValue, jsonText, mutate, nastyString, queryString, rawQueryValue, unstorableString } from "./fuzz-support";
 
 /**
@@ -186,6 +187,17 @@ async function send(request: FuzzRequest, previous: FuzzRequest | null): Promise
   }
 }
 
+/** The answer conforms to the OpenAPI document: a documented status and code, a body its schema accepts. */
+async function checkConformance(request: FuzzRequest, res: ApiResponse): Promise<void> {
+  const contentType = request.headers?.["Content-Type"] ?? (request.body !== undefined && !request.headers ? "application/json" : "");
+  const json = contentType.startsWith("application/json") ? parseBody(request.body ?? "") : undefined;
+  try {
+    await expectConforms({ method: request.method, path: request.path, status: res.status, contentType: res.headers.get("content-type"), body: res.body ?? res.text, requestJson: json });
+  } catch (error) {
+    throw new Error(`${(error as Error).message}\n  request ${describeRequest(request)}`);
+  }
+}
+
 describe("fuzz: generated requests never answer 5xx", () => {
   it(`${REQUESTS} requests from seed ${SEED}`, { timeout: 90_000 }, async () => {
     const started = Date.now();
@@ -200,6 +212,7 @@ describe("fuzz: generated requests never answer 5xx", () => {
         sent++;
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         checkAnswer(request, res);
+        await checkConformance(request, res);
       }),
       // No shrinking (endOnFailure): each step is an HTTP request; the failing request is printed whole instead.
       { seed: SEED, numRuns: REQUESTS, endOnFailure: true, plugins: [fc.interruptAfterTimeLimit(TIME_LIMIT_MS, { failOnInterrupt: true })] },

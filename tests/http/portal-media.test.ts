@@ -102,7 +102,7 @@ describe("review media", () => {
     const notKept = await createText(p, THREAT, "not-kept.txt");
     expectError(await portal(member.cookie, "GET", `/projects/${p.projectId}/assets/${notKept.id}/media/content`), 404, "asset/not-found");
     const { placeSafetyHold } = await import("@/lib/assets/safety-hold");
-    await placeSafetyHold(asset.id, { reason: "legal", source: "test" });
+    await placeSafetyHold(asset.id, { reason: "legal", source: "admin-cli" });
     expectError(await portal(member.cookie, "GET", mediaPath), 423, "asset/safety-held");
     expectError(await portal(member.cookie, "GET", `/projects/${p.projectId}/assets/${asset.id}/media/other`), 400, "request/validation-failed");
   });

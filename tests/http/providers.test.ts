@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startFakeOpenAIModeration, type FakeOpenAIModeration } from "@/tests/support/fake-openai-moderation";
 import { makeJpeg } from "@/tests/support/media-fixtures";
 import { startTestServer, type RunningServer } from "@/tests/support/test-server";
+import { expectConforms } from "./conformance-support";
 
 /**
  * The hosted provider configured beside the local one (SIEVE_CLASSIFIER_PROVIDERS=local,openai),
@@ -30,14 +31,18 @@ afterAll(async () => {
   await fake?.close();
 });
 
+/** Uploads and decides; the answer (partial and unavailable entries included) must conform to the OpenAPI document. */
 async function upload(content: Record<string, unknown>): Promise<any> {
-  const response = await fetch(`${server.baseUrl}/v1/projects/${project.projectId}/assets?queue=false`, {
+  const path = `/projects/${project.projectId}/assets?queue=false`;
+  const requestJson = { name: "item", content, processingOptions: { keepContentAfterProcessing: true } };
+  const response = await fetch(`${server.baseUrl}/v1${path}`, {
     method: "POST",
     headers: { "X-Api-Key": project.apiKey, "Content-Type": "application/json" },
-    body: JSON.stringify({ name: "item", content, processingOptions: { keepContentAfterProcessing: true } }),
+    body: JSON.stringify(requestJson),
   });
   const body = await response.json();
   if (response.status !== 200) throw new Error(`upload: ${response.status} ${JSON.stringify(body)}`);
+  await expectConforms({ method: "POST", path, status: response.status, contentType: response.headers.get("content-type"), body, requestJson });
   return body;
 }
 

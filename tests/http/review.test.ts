@@ -110,7 +110,7 @@ describe("review decisions", () => {
 
   it("answers 423 for a safety-held asset, 404 and 403 as for other asset operations, and validates the body", async () => {
     const asset = await createText(p, THREAT, "held.txt", { processingOptions: { keepContentAfterProcessing: true } });
-    await placeSafetyHold(asset.id, { reason: "test", source: "test" });
+    await placeSafetyHold(asset.id, { reason: "test", source: "admin-cli" });
     expectError(await review(asset.id, { decision: "approve" }), 423, "asset/safety-held");
     expectError(await review(asset.id, { decision: "reject" }), 423, "asset/safety-held");
     await releaseSafetyHold(asset.id);

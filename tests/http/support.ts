@@ -7,8 +7,12 @@ import { promisify } from "node:util";
 import { inject } from "vitest";
 import type { Permission } from "@/lib/auth/permissions";
 import { PERMISSIONS } from "@/lib/auth/permissions";
+import { expectConforms, parseBody } from "@/tests/http/conformance-support";
 
-/** Helpers for HTTP-level tests: provisioning through the library the admin CLI uses, and a tiny client. */
+/**
+ * Helpers for HTTP-level tests: provisioning through the library the admin CLI uses, and a tiny
+ * client that checks every response against the OpenAPI document (tests/http/conformance-support.ts).
+ */
 export const baseUrl = inject("baseUrl");
 process.env.DATABASE_URL = inject("databaseUrl");
 process.env.DATA_DIR = inject("dataDir");
@@ -57,12 +61,9 @@ export class ApiClient {
     }
     const response = await fetch(`${baseUrl}/v1${path}`, { method, headers, body });
     const text = await response.text();
-    let parsed: unknown = text;
-    try {
-      parsed = text ? JSON.parse(text) : undefined;
-    } catch {
-      // plain text bodies stay text
-    }
+    const parsed = parseBody(text);
+    const requestJson = headers["Content-Type"]?.startsWith("application/json") ? options.json : undefined;
+    await expectConforms({ method, path, status: response.status, contentType: response.headers.get("content-type"), body: parsed, requestJson });
     return { status: response.status, headers: response.headers, body: parsed as T, text };
   }
 
@@ -96,13 +97,11 @@ export class ApiClient {
           const text = Buffer.concat(chunks).toString("utf8");
           const responseHeaders = new Headers();
           for (const [name, value] of Object.entries(response.headers)) if (typeof value === "string") responseHeaders.set(name, value);
-          let parsed: unknown = text;
-          try {
-            parsed = JSON.parse(text);
-          } catch {
-            // not JSON
-          }
-          resolve({ status: response.statusCode ?? 0, headers: responseHeaders, body: parsed as T, text });
+          const parsed = parseBody(text);
+          const status = response.statusCode ?? 0;
+          expectConforms({ method, path, status, contentType: responseHeaders.get("content-type"), body: parsed })
+            .then(() => resolve({ status, headers: responseHeaders, body: parsed as T, text }))
+            .catch(reject);
         });
       });
       req.on("error", (error) => {

@@ -13,7 +13,8 @@ const assetIds = z
   .min(1)
   .max(MAX_BATCH_ASSETS)
   .refine((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, "must not repeat an asset id")
-  .describe(`The assets, 1 to ${MAX_BATCH_ASSETS}, each once`);
+  // The document's form of the rule (it cannot say "in any letter case").
+  .meta({ uniqueItems: true, description: `The assets, 1 to ${MAX_BATCH_ASSETS}, each once (in any letter case)` });
 
 export const createBatchBody = z.discriminatedUnion("operation", [
   z.strictObject({ operation: z.literal("move"), assetIds, folderId: uuid.nullable().describe("Target folder; null moves to the project root") }),

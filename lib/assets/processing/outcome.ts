@@ -1,5 +1,7 @@
 import type pg from "pg";
 import { removeStoredContent, withDescendants } from "@/lib/assets/delete";
+import type { Checksums, HashListHoldFinding, ImageData, PreviewImage } from "@/lib/assets/field-schemas";
+import type { Report } from "@/lib/assets/report-schema";
 import { apiAssetType } from "@/lib/assets/serialize";
 import { assetContentKey } from "@/lib/assets/storage-keys";
 import { db, sqlPool } from "@/lib/db/client";
@@ -57,41 +59,32 @@ export interface ChildOutcome {
   fileExtension: string;
   storageId: string;
   sizeInBytes: number;
-  checksums: { sha256: string; md5: string };
-  imageData: { width: number; height: number } | null;
+  checksums: Checksums;
+  imageData: ImageData | null;
   extractedText: string | null;
-  report: object;
+  report: Report;
   flagged: boolean;
   moderationAction: ModerationAction | null;
   rejectionNote: string | null;
 }
 
 /**
- * The asset's `previewImage` (returned by the API as is): a WebP stored at
- * previewContentKey(projectId, assetId), made by the analysis of this processing generation.
+ * The asset's `previewImage` (returned by the API as is, documented by `previewImageSchema`): a WebP
+ * stored at previewContentKey(projectId, assetId), made by the analysis of this processing generation.
  */
-export interface PreviewImage {
-  fileFormat: "image/webp";
-  width: number;
-  height: number;
-  sizeInBytes: number;
-  /** What it shows: the image itself, a PDF's first page, a video's poster frame, a card of a web page. */
-  source: "image" | "pdf-page" | "video-frame" | "website";
-  /** The processing generation that made it: changes (with the bytes) when the asset is reprocessed. */
-  generation: number;
-}
+export type { PreviewImage };
 
 export interface ProcessingOutcome {
   /** `error`: the asset could not be (fully) processed; it can be retried. */
   status: "approved" | "rejected" | "error";
-  report: object;
+  report: Report;
   flagged: boolean;
   moderationAction: ModerationAction | null;
   rejectionNote: string | null;
   extractedText: string | null;
   labels: string[];
   /** A safety hold found by the analysis (hash lists). */
-  hold: object | null;
+  hold: HashListHoldFinding | null;
   /** Null when the content is not retained, the type has no preview or rendering it failed. */
   previewImage: PreviewImage | null;
   children: ChildOutcome[];

@@ -11,6 +11,7 @@ import type { ProcessAssetData } from "@/lib/assets/processing/request";
 import type { EventFact } from "@/lib/events/catalogue";
 import type { NewEvent } from "@/lib/events/record";
 import { decide, failClosed, thresholdOverridesSchema, type DecideOptions, type FinalDecision } from "../policy";
+import type { Report } from "../report";
 import type { Analysis } from "./analyze";
 
 /**
@@ -55,7 +56,7 @@ function failedClosed(decision: FinalDecision): boolean {
 }
 
 /** The columns a decision sets on an asset or a child (children are decided with their parent's policy). */
-function decided(report: object, decision: FinalDecision) {
+function decided(report: Report, decision: FinalDecision) {
   return {
     status: decision.status,
     // The decision's own thresholds decide `flagged` (the project may have changed them since the analysis).

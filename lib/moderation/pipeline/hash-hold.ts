@@ -1,18 +1,13 @@
 import { findHoldMatch, DEFAULT_MAX_DISTANCE } from "../hashing/lists";
 import { imageHashPair } from "../hashing/phash";
+import type { HashListHoldFinding } from "@/lib/assets/schemas";
 import { errorMessage } from "@/lib/core/errors";
 
-/** What a hash-list match found: becomes the asset's safety hold (reason and evidence). */
-export interface HoldFinding {
-  reason: string;
-  source: "hash-list";
-  list: string;
-  label: string | null;
-  hash: string;
-  distance: number;
-  /** Where in the asset: "image", or a video frame time. */
-  where: string;
-}
+/**
+ * What a hash-list match found: becomes the asset's safety hold (reason and evidence). Its shape is
+ * the documented `HashListSafetyHold` of the Asset (lib/assets/field-schemas.ts), less `heldAt`.
+ */
+export type HoldFinding = HashListHoldFinding;
 
 export type HashCheck = { ok: true; finding: HoldFinding | null } | { ok: false; error: string };
 
