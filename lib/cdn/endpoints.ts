@@ -1,21 +1,18 @@
 import { z } from "zod";
-import { text, uuid } from "@/lib/core/schemas";
+import { atMostOneOf, text, uuid } from "@/lib/core/schemas";
 import { AUTH_ERRORS, JSON_BODY_ERRORS, defineEndpoint } from "@/lib/http/endpoint";
 
 export const MAX_SIGNED_URL_SECONDS = 24 * 60 * 60;
 
-export const signedUrlBody = z
-  .strictObject({
+export const signedUrlBody = atMostOneOf(
+  z.strictObject({
     resource: z.enum(["content", "preview"]),
     expiresInSeconds: z.number().min(1).max(MAX_SIGNED_URL_SECONDS),
     lens: text().min(1).max(51).optional(),
     transform: text().min(1).max(500).optional(),
-  })
-  .superRefine((body, ctx) => {
-    if (body.lens !== undefined && body.transform !== undefined) {
-      ctx.addIssue({ code: "custom", path: ["transform"], message: "send either lens or transform, not both" });
-    }
-  });
+  }),
+  ["lens", "transform"],
+);
 export type SignedUrlInput = z.infer<typeof signedUrlBody>;
 
 export const signedUrlSchema = z.object({

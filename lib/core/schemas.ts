@@ -131,6 +131,17 @@ export function exactlyOneOf<T extends z.ZodObject>(schema: T, keys: readonly Fi
     .meta({ oneOf: keys.map((key) => ({ required: [key] })) });
 }
 
+/** At most one of `keys` (JSON Schema: `not` of `required` of any two). */
+export function atMostOneOf<T extends z.ZodObject>(schema: T, keys: readonly FieldOf<T>[]): T {
+  const pairs = keys.flatMap((a, i) => keys.slice(i + 1).map((b) => [a, b]));
+  return schema
+    .superRefine((value, ctx) => {
+      const present = presentOf(value, keys);
+      if (present.length > 1) ctx.addIssue({ code: "custom", path: [present[1] as string], message: `send at most one of ${keys.join(", ")} (got ${present.join(", ")})` });
+    })
+    .meta({ not: { anyOf: pairs.map((pair) => ({ required: pair })) } });
+}
+
 /** At least one of `keys` (JSON Schema: `anyOf` of `required`). */
 export function atLeastOneOf<T extends z.ZodObject>(schema: T, keys: readonly FieldOf<T>[]): T {
   return schema

@@ -4,6 +4,7 @@ import type { z } from "zod";
 import { createAssetEndpoint, patchAssetEndpoint, uploadPartEndpoint } from "@/lib/assets/endpoints";
 import { createBatchEndpoint } from "@/lib/assets/batch/endpoints";
 import { updateConnectorEndpoint } from "@/lib/connectors/endpoints";
+import { createSignedUrlEndpoint } from "@/lib/cdn/endpoints";
 import { createFolderEndpoint } from "@/lib/folders/endpoints";
 import { isRawOrJson, type EndpointSpec } from "@/lib/http/endpoint";
 import { ensureLensEndpoint } from "@/lib/lenses/endpoints";
@@ -45,6 +46,16 @@ const subsetOf = (fields: Record<string, unknown>) =>
   fc.subarray(Object.keys(fields)).map((keys) => Object.fromEntries(keys.map((k) => [k, fields[k]])));
 
 describe("request rules in the OpenAPI document", () => {
+  it("Create Signed URL: lens or transform, not both", () => {
+    const variants = { lens: "thumbnail", transform: "width=100" };
+    fc.assert(
+      fc.property(subsetOf(variants), (fields) => {
+        const body = { resource: "content", expiresInSeconds: 60, ...fields };
+        expectAgreement(createSignedUrlEndpoint, body, Object.keys(fields).length < 2);
+      }),
+    );
+  });
+
   it("Create Asset: exactly one of content, part or url; sizeInBytes and totalSizeInBytes only with part", () => {
     const variants = {
       content: { plainText: "hello", type: "text/plain" },

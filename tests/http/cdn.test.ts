@@ -198,7 +198,7 @@ describe("CDN: private assets", () => {
     expectError(await sign({ resource: "content", expiresInSeconds: 86_401 }), 400, "request/validation-failed");
     expectError(await sign({ resource: "original", expiresInSeconds: 60 }), 400, "request/validation-failed");
     const both = expectError(await sign({ resource: "content", expiresInSeconds: 60, lens: "thumbnail", transform: "imageTransform[width=10]" }), 400, "request/validation-failed");
-    expect(both.message).toMatch(/either lens or transform/);
+    expect(both.message).toMatch(/at most one of lens, transform/);
     expectError(await sign({ resource: "content", expiresInSeconds: 60, lens: "no-such-lens" }), 400, "asset/invalid-transform");
     expectError(await sign({ resource: "content", expiresInSeconds: 60, transform: "resize[10]" }), 400, "asset/invalid-transform");
     expectError(await sign({ resource: "content", expiresInSeconds: 60, transform: "imageTransform[width=0]" }), 400, "asset/invalid-transform-options");
