@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { providerError } from "@/tests/support/provider-errors";
 import { startFakeChatCompletions, type FakeChatCompletions } from "@/tests/support/fake-chat-completions";
 import { chatComplete, chatCompletionsUrl, type ChatEndpoint, type ChatRequest } from "./llm-chat";
-import { ProviderError } from "./types";
 
 // A server per test: requests a test aborted may still arrive after it ended, and must not count in the next.
 let fake: FakeChatCompletions;
@@ -27,15 +27,6 @@ const endpoint = (overrides: Partial<ChatEndpoint> = {}): ChatEndpoint => ({
 });
 const request: ChatRequest = { messages: [{ role: "user", content: "hello" }], maxTokens: 64, logprobs: true };
 const soon = (ms = 3000) => ({ deadline: Date.now() + ms });
-
-async function providerError(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
 
 describe("chatComplete", () => {
   it("posts a non-streaming, deterministic chat request with the key and returns the text", async () => {

@@ -1,10 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { providerError } from "@/tests/support/provider-errors";
 import { startFakeChatCompletions, type FakeChatCompletions } from "@/tests/support/fake-chat-completions";
 import { CATEGORIES, QUALIFIER_KEYS } from "../report";
 import { combineProviders } from "./combine";
 import { createLlmProvider, type LlmProviderConfig } from "./llm";
 import { CONTEXT_QUALIFIERS, GPT_OSS_SAFEGUARD_POLICY, HARM_QUALIFIERS } from "./llm-gpt-oss-safeguard";
-import { ProviderError } from "./types";
 
 /** gpt-oss-safeguard behind the fake server: our policy, its strict JSON answer, transport failures. */
 
@@ -30,15 +30,6 @@ const provider = (overrides: Partial<LlmProviderConfig> = {}) =>
   createLlmProvider({ baseUrl: fake.baseUrl, model: "gpt-oss-safeguard:20b", attemptTimeoutMs: 1000, retries: 2, retryDelayMs: 10, maxInputChars: 6000, maxChunks: 8, ...overrides });
 const text = (t: string) => ({ kind: "text" as const, text: t });
 const opts = { timeoutMs: 3000 };
-
-async function providerError(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
 
 describe("llm provider, gpt-oss-safeguard family", () => {
   it("claims all six categories for text, none for images", () => {

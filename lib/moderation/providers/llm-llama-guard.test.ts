@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { providerError } from "@/tests/support/provider-errors";
 import { startFakeChatCompletions, type FakeBehaviour, type FakeChatCompletions } from "@/tests/support/fake-chat-completions";
 import { combineProviders } from "./combine";
 import { createLlmProvider, type LlmProviderConfig } from "./llm";
-import { ProviderError } from "./types";
 
 /** Llama Guard 3 behind the fake server: its answer format, hazard mapping and the transport failures. */
 
@@ -30,15 +30,6 @@ const provider = (overrides: Partial<LlmProviderConfig> = {}) =>
   createLlmProvider({ baseUrl: fake.baseUrl, model: "llama-guard3:1b", attemptTimeoutMs: 1000, retries: 2, retryDelayMs: 10, maxInputChars: 6000, maxChunks: 8, ...overrides });
 const text = (t: string) => ({ kind: "text" as const, text: t });
 const opts = { timeoutMs: 3000 };
-
-async function providerError(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
 
 describe("llm provider, Llama Guard family", () => {
   it("claims the five categories Llama Guard has hazards for, text only (no harassment)", () => {

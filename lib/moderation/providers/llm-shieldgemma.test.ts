@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { providerError } from "@/tests/support/provider-errors";
 import { startFakeChatCompletions, type FakeBehaviour, type FakeChatCompletions } from "@/tests/support/fake-chat-completions";
 import { combineProviders } from "./combine";
 import { createLlmProvider, type LlmProviderConfig } from "./llm";
 import { SHIELDGEMMA_POLICIES, shieldGemmaPrompt } from "./llm-shieldgemma";
-import { ProviderError } from "./types";
 
 /** ShieldGemma behind the fake server: one Yes/No question per policy, P(Yes) scores, transport failures. */
 
@@ -37,15 +37,6 @@ const provider = (overrides: Partial<LlmProviderConfig> = {}) =>
   createLlmProvider({ baseUrl: fake.baseUrl, model: "shieldgemma:2b", attemptTimeoutMs: 1000, retries: 2, retryDelayMs: 10, maxInputChars: 6000, maxChunks: 8, ...overrides });
 const text = (t: string) => ({ kind: "text" as const, text: t });
 const opts = { timeoutMs: 3000 };
-
-async function providerError(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
 
 describe("llm provider, ShieldGemma family", () => {
   it("claims sexual, harassment and hate (its policies that map), text only", () => {

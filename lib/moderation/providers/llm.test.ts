@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { providerError } from "@/tests/support/provider-errors";
 import { startFakeChatCompletions, type FakeChatCompletions } from "@/tests/support/fake-chat-completions";
 import { createRulesTextProvider } from "../text/provider";
 import { combineProviders } from "./combine";
 import { createLlmProvider, splitText, type LlmProviderConfig } from "./llm";
 import { loadConfig } from "@/lib/core/config";
 import { detectFamily, LLM_FAMILIES, unsupportedModelReason } from "./llm-family";
-import { ProviderError } from "./types";
 
 /** The llm provider around its families: which family a model is, long text, empty text, combining. */
 
@@ -25,15 +25,6 @@ const base: LlmProviderConfig = { baseUrl: "", model: "llama-guard3:8b", attempt
 const provider = (overrides: Partial<LlmProviderConfig> = {}) => createLlmProvider({ ...base, baseUrl: fake.baseUrl, ...overrides });
 const text = (t: string) => ({ kind: "text" as const, text: t });
 const opts = { timeoutMs: 3000 };
-
-async function providerError(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
 
 describe("model families", () => {
   it.each([

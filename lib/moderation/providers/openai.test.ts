@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { providerError } from "@/tests/support/provider-errors";
 import { startFakeOpenAIModeration, type FakeOpenAIModeration } from "@/tests/support/fake-openai-moderation";
 import { createOpenAIModerationProvider } from "./openai";
 import { combineProviders } from "./combine";
-import { ProviderError } from "./types";
 
 let fake: FakeOpenAIModeration;
 beforeAll(async () => {
@@ -21,15 +21,6 @@ const provider = () => createOpenAIModerationProvider({ baseUrl: fake.baseUrl, a
 const opts = { timeoutMs: 2000 };
 const text = { kind: "text" as const, text: "some text" };
 const png = { kind: "image" as const, data: new Uint8Array([0x89, 0x50, 0x4e, 0x47]), mimeType: "image/png" };
-
-async function providerError(promise: Promise<unknown>): Promise<ProviderError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(ProviderError);
-  return error as ProviderError;
-}
 
 describe("OpenAI moderation provider", () => {
   it("posts {model, input} text with a Bearer key and maps all six categories", async () => {

@@ -1,0 +1,12 @@
+import { expect } from "vitest";
+import { ProviderError } from "@/lib/moderation/providers/types";
+
+/** The ProviderError a classification (or a chat request) rejects with; fails the test otherwise. */
+export async function providerError(promise: Promise<unknown>): Promise<ProviderError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error).toBeInstanceOf(ProviderError);
+  return error as ProviderError;
+}
