@@ -5,6 +5,7 @@ import { FIRST_ATTEMPTS_PER_CONNECTOR } from "@/lib/connectors/delivery/first-at
 import { sqlPool } from "@/lib/db/client";
 import { recordEvents, type NewEvent } from "@/lib/events/record";
 import { percentile, timedCall, verdict } from "@/bench/http-timing";
+import { plainSignedPosts } from "@/bench/server-probe.mjs";
 import { readFile, readdir } from "node:fs/promises";
 import type { CrashableServer, RunningServer } from "@/tests/support/test-server";
 
@@ -112,36 +113,6 @@ async function startReceiver() {
   return { url, arrivals, waitFor, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-/** Plain Standard-Webhooks-signed POSTs from this process: the ceiling for the delivery rate. */
-async function plainSignedPosts(url: string, bodies: string[], inFlight: number): Promise<number> {
-  const secret = crypto.randomBytes(32);
-  const target = new URL(url);
-  const postAgent = new http.Agent({ keepAlive: true, maxSockets: inFlight });
-  let next = 0;
-  const started = performance.now();
-  const worker = async () => {
-    while (next < bodies.length) {
-      const body = bodies[next++] as string;
-      const id = crypto.randomUUID();
-      const timestamp = Math.floor(Date.now() / 1000);
-      const signature = crypto.createHmac("sha256", secret).update(`${id}.${timestamp}.${body}`).digest("base64");
-      await new Promise<void>((resolve, reject) => {
-        const req = http.request(
-          { host: target.hostname, port: target.port, path: target.pathname, method: "POST", agent: postAgent, headers: {
-            "content-type": "application/json", "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": `v1,${signature}`,
-          } },
-          (res) => res.resume().on("end", resolve).on("error", reject),
-        );
-        req.on("error", reject);
-        req.end(body);
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: inFlight }, worker));
-  postAgent.destroy();
-  return bodies.length / ((performance.now() - started) / 1000);
-}
-
 /**
  * The same plain POSTs made inside the server process (bench/server-probe.mjs): issue #10 compares
  * delivery with "plain signed HTTP POSTs from the same process". Null when the probe is absent.
@@ -246,7 +217,7 @@ async function benchDelivery(server: RunningServer & CrashableServer, apiKey: st
     const lastArrival = Math.max(...burst.ids.map((id) => receiver.arrivals.get(id) ?? 0));
     const deliveryRate = n / ((lastArrival - burst.committedAt) / 1000);
     const cpuAfter = await cpuMs(server.pid());
-    const plainHere = await plainSignedPosts(receiver.url, Array.from({ length: n }, () => sample), DELIVERY_IN_FLIGHT);
+    const plainHere = await plainSignedPosts(receiver.url, sample, n, DELIVERY_IN_FLIGHT);
     const cpuBeforePlain = await cpuMs(server.pid());
     const plainInServer = await plainSignedPostsInServer(probeUrl, receiver.url, sample, n, DELIVERY_IN_FLIGHT);
     const cpuAfterPlain = await cpuMs(server.pid());

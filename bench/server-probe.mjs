@@ -8,8 +8,11 @@ import http from "node:http";
 
 const port = Number(process.env.SIEVE_BENCH_PROBE_PORT);
 
-/** The same requests as bench/events.ts plainSignedPosts: keep-alive, `inFlight` at once. */
-async function plainSignedPosts(url, body, count, inFlight) {
+/**
+ * `count` Standard-Webhooks-signed POSTs of `body` to `url`, keep-alive, `inFlight` at once; returns
+ * requests per second. The delivery bench's baseline, run here and in the bench process alike.
+ */
+export async function plainSignedPosts(url, body, count, inFlight) {
   const secret = crypto.randomBytes(32);
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: inFlight });
