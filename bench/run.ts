@@ -1,20 +1,21 @@
 /**
  * `npm run bench`: starts a production server on a throw-away embedded PostgreSQL and prints each
  * benchmark's figures as ratios against a baseline measured in the same run. Not a test.
- * BENCH_ONLY=cdn (comma-separated: text-quality, create-asset, verdict, cdn, events, portal) runs only the named benches;
- * text-quality runs in-process first and needs no server.
+ * BENCH_ONLY=cdn (comma-separated: text-quality, speech, create-asset, verdict, cdn, events, portal) runs only the named benches;
+ * text-quality and speech run in-process first and need no server.
  */
 import { benchCdn } from "@/bench/cdn";
 import { benchCreateAsset } from "@/bench/create-asset";
 import { benchEvents } from "@/bench/events";
 import { benchPortal } from "@/bench/portal";
+import { benchSpeechQuality } from "@/bench/speech-quality";
 import { benchTextQuality } from "@/bench/text-quality";
 import { benchVerdictLatency } from "@/bench/verdict-latency";
 import { ensureNextBuild } from "@/lib/server/build";
 import { startTestServer } from "@/tests/support/test-server";
 import { freePort } from "@/lib/db/embedded/postmaster";
 
-const BENCHES = ["text-quality", "create-asset", "verdict", "cdn", "events", "portal"];
+const BENCHES = ["text-quality", "speech", "create-asset", "verdict", "cdn", "events", "portal"];
 
 async function main() {
   const only = (process.env.BENCH_ONLY ?? "").split(",").map((s) => s.trim()).filter(Boolean);
@@ -22,7 +23,8 @@ async function main() {
   if (unknown.length > 0) throw new Error(`BENCH_ONLY: unknown bench ${unknown.join(", ")} (known: ${BENCHES.join(", ")})`);
   const runs = (name: string) => only.length === 0 || only.includes(name);
   if (runs("text-quality")) benchTextQuality();
-  if (only.length > 0 && only.every((name) => name === "text-quality")) return;
+  if (runs("speech")) await benchSpeechQuality();
+  if (only.length > 0 && only.every((name) => name === "text-quality" || name === "speech")) return;
   await ensureNextBuild(process.cwd());
   // The delivery bench's baseline is sent from inside the server process (bench/server-probe.mjs).
   const probePort = await freePort();

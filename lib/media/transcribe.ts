@@ -1,6 +1,7 @@
 import { access, open, stat } from "node:fs/promises";
 import path from "node:path";
 import { probeMedia, type MediaProbe } from "@/lib/media/probe";
+import { calibrateCepstralMean, POCKETSPHINX_DITHER_ARGS } from "@/lib/media/transcribe-calibration";
 import {
   createDeadline,
   DEFAULT_POCKETSPHINX_MODEL_DIR,
@@ -16,21 +17,27 @@ import {
 
 /**
  * Speech to text with Debian's pocketsphinx 0.8 (`pocketsphinx_continuous`) and its US-English model.
- * Quality is modest (~35% word error rate on clear speech, worse on music/noise): treat the transcript as
- * a hint for the text classifiers, not as evidence. Speed ≈ 0.2–0.4× real time on this machine.
+ * Quality is modest (~35% word error rate on clear speech, 36–59% on espeak-ng voices — see
+ * bench/speech-quality.ts — worse on music/noise): treat the transcript as a hint for the text
+ * classifiers, not as evidence. Speed ≈ 0.2–0.4× real time on long files, ≈0.65× on short clips
+ * (the calibration pass and two decoder starts dominate).
  *
  * Pipeline: ffmpeg decodes the first audio stream of any audio/video file to 16 kHz mono s16le WAV (with a
- * plain 44-byte header, which pocketsphinx 0.8 requires), then
- * `pocketsphinx_continuous -infile x.wav -time yes …`. Silence or music → empty text, not an error.
+ * plain 44-byte header, which pocketsphinx 0.8 requires); a short first pass measures the recording's
+ * cepstral mean (transcribe-calibration.ts), then `pocketsphinx_continuous -infile x.wav -time yes …`
+ * decodes it starting from that mean. Silence or music → empty text, not an error.
  */
 
 export interface TranscriptSegment {
   startSeconds: number;
   endSeconds: number;
   text: string;
-  /** Mean of pocketsphinx's per-word posterior probabilities (0–1); absent when no word timings were printed. Often low: treat < 0.3 as noise. */
+  /** Mean of pocketsphinx's per-word posterior probabilities (0–1); absent when no word timings were printed. Often low: see NOISE_CONFIDENCE_BELOW. */
   confidence?: number;
 }
+
+/** Segments less confident than this are mostly noise (music, babble); clear speech usually scores 0.3–0.9. */
+export const NOISE_CONFIDENCE_BELOW = 0.3;
 
 export interface Transcript {
   /** Segment texts joined with spaces; "" when nothing was recognised. */
@@ -239,9 +246,14 @@ export async function transcribeAudio(filePath: string, options: TranscribeOptio
     const audioSeconds = Math.max(0, ((await stat(wav)).size - WAV_HEADER_BYTES) / (SAMPLE_RATE * 2));
     const truncated = probe.durationSeconds !== null && probe.durationSeconds > maxSeconds + 0.05;
 
+    const featParams = await calibrateCepstralMean({ wav, dir, model, deadline, signal: options.signal, tools: options.tools });
     const result = await runTool(
       toolBinary("pocketsphinx_continuous", options.tools),
-      ["-infile", wav, "-time", "yes", "-samprate", String(SAMPLE_RATE), "-hmm", model.hmm, "-lm", model.lm, "-dict", model.dict],
+      [
+        "-infile", wav, "-time", "yes", "-samprate", String(SAMPLE_RATE), "-hmm", model.hmm, "-lm", model.lm, "-dict", model.dict,
+        ...POCKETSPHINX_DITHER_ARGS,
+        ...(featParams ? ["-featparams", featParams] : []),
+      ],
       { signal: options.signal, timeoutMs: deadline.remaining(), maxStdoutBytes: 16 * 1024 * 1024, cwd: dir },
     );
     const segments = parsePocketsphinxOutput(result.stdout.toString("utf8"));

@@ -12,8 +12,8 @@ import sharp from "sharp";
  * - PDFs are written by hand (`makePdf`): PDF 1.4, Helvetica text (WinAnsiEncoding) and DCTDecode
  *   JPEG image XObjects, with a correct xref table so poppler reads them without reconstruction.
  *
- * There is no text-to-speech engine on this machine (no espeak, festival, flite), so no speech fixture
- * exists: transcription tests use tones/silence and a recorded pocketsphinx output sample instead.
+ * Spoken fixtures are made with Debian's espeak-ng (tests/support/speech-fixtures.ts); the tests here
+ * use tones/silence and a recorded pocketsphinx output sample.
  */
 
 const execFileAsync = promisify(execFile);

@@ -1,7 +1,7 @@
 import { config } from "@/lib/core/config";
 import { frameIntervalFor, sampleFrames } from "@/lib/media/frames";
 import { probeMedia, type MediaProbe } from "@/lib/media/probe";
-import { transcribeAudio, type TranscriptSegment } from "@/lib/media/transcribe";
+import { NOISE_CONFIDENCE_BELOW, transcribeAudio, type TranscriptSegment } from "@/lib/media/transcribe";
 import type { MediaInput } from "../report";
 import { findHashHold, type HoldFinding } from "./hash-hold";
 import { ocrTextPart } from "./ocr";
@@ -25,9 +25,6 @@ export interface MediaAnalysis {
   /** The sampled frames (320 px JPEGs), in the order of the report's frame segments. */
   frames: Buffer[];
 }
-
-/** Speech segments pocketsphinx is unsure of are mostly noise (see lib/media/transcribe.ts). */
-const MIN_SPEECH_CONFIDENCE = 0.3;
 
 export async function analyzeMediaFile(filePath: string, options: { video: boolean; ocr: boolean }): Promise<MediaAnalysis> {
   const timeoutMs = config().executor.stepTimeoutMs;
@@ -70,7 +67,7 @@ export async function analyzeMediaFile(filePath: string, options: { video: boole
       const result = await transcribeAudio(filePath, { timeoutMs, probe });
       audioTranscribed = true;
       notes.transcription = { engine: result.engine, model: result.model, audioSeconds: result.audioSeconds, truncated: result.truncated };
-      const kept = result.segments.filter((s: TranscriptSegment) => (s.confidence ?? 1) >= MIN_SPEECH_CONFIDENCE && s.text.trim());
+      const kept = result.segments.filter((s: TranscriptSegment) => (s.confidence ?? 1) >= NOISE_CONFIDENCE_BELOW && s.text.trim());
       for (const segment of kept) {
         const part = await classifyPart(`speech@${segment.startSeconds.toFixed(2)}s`, { kind: "text", text: segment.text });
         segments.push({ source: "speech", startSeconds: segment.startSeconds, endSeconds: segment.endSeconds, categories: part.judgements });
