@@ -28,8 +28,17 @@ export interface E2eProject {
   broken?: E2eAsset;
 }
 
+/** The owner console's pages, each with a project of its own (admin: the admin user; normal thresholds). */
+export const CONSOLE_AREAS = ["folders", "lenses", "events", "keys", "connectors", "members", "usage", "projects"] as const;
+export type ConsoleArea = (typeof CONSOLE_AREAS)[number];
+
 export interface E2eEnv {
   baseUrl: string;
+  /** For specs that run the admin CLI (e2e/seed.ts adminCli) against the test server. */
+  databaseUrl: string;
+  dataDir: string;
+  /** One project per console page; the admin user is its admin, the member user a member. */
+  console: Record<ConsoleArea, E2eProject>;
   projects: {
     /** Read-only views: roles, detail page, wellbeing, accessibility. Nobody decides here. */
     review: E2eProject;

@@ -2,12 +2,12 @@ import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { startTestServer } from "@/tests/support/test-server";
-import { ENV_FILE, type E2eEnv, type E2eProject, type E2eUser } from "./env";
+import { CONSOLE_AREAS, type ConsoleArea, ENV_FILE, type E2eEnv, type E2eProject, type E2eUser } from "./env";
 import { adminCli, Api, QUEUE_EVERYTHING, type Role, samplePng, sampleWav, TEXTS } from "./seed";
 
 /**
  * One real production server for every spec (the build must exist: `npm test` runs `next build`
- * before the HTTP tests and reuses it here). Provisions four projects with API keys, creates the
+ * before the HTTP tests and reuses it here). Provisions four review projects and one per owner-console page (e2e/env.ts CONSOLE_AREAS) with API keys, creates the
  * users with the admin CLI, sets the projects' thresholds to 0 with it (so the pipeline rejects every
  * upload into the review queue) and seeds the queues through the public API; writes what the
  * specs need to reports/e2e-env.json. Returns the teardown (stops the server and its database).
@@ -53,11 +53,17 @@ async function seed(baseUrl: string, databaseUrl: string, dataDir: string): Prom
     const { userId } = await cli(args);
     return { email, password, name, userId: userId as string };
   };
+  const consoleProjects = {} as Record<ConsoleArea, E2eProject>;
+  for (const area of CONSOLE_AREAS) consoleProjects[area] = await newProject(`E2E Console ${area}`);
   const admin = await user("admin", "Ada Admin", { project: review, role: "admin" });
-  for (const project of [keyboard, bulk, paging]) await cli(["add-member", "--project", project.id, "--user", admin.userId, "--role", "admin"]);
+  for (const project of [keyboard, bulk, paging, ...Object.values(consoleProjects)]) {
+    await cli(["add-member", "--project", project.id, "--user", admin.userId, "--role", "admin"]);
+  }
+  const member = await user("member", "Max Member", { project: review, role: "member" });
+  for (const project of Object.values(consoleProjects)) await cli(["add-member", "--project", project.id, "--user", member.userId, "--role", "member"]);
   const users = {
     admin,
-    member: await user("member", "Max Member", { project: review, role: "member" }),
+    member,
     viewer: await user("viewer", "Vera Viewer", { project: review, role: "viewer" }),
     outsider: await user("outsider", "Otto Outsider"),
     limited: await user("limited", "Lena Limited", { project: review, role: "member" }),
@@ -86,5 +92,5 @@ async function seed(baseUrl: string, databaseUrl: string, dataDir: string): Prom
   const broken = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(256, 7)]);
   review.broken = { name: brokenName, id: await reviewApi.queuedAsset(review.id, brokenName, { type: "image/png", base64: broken.toString("base64") }) };
 
-  return { baseUrl, projects: { review, keyboard, bulk, paging }, users };
+  return { baseUrl, databaseUrl, dataDir, console: consoleProjects, projects: { review, keyboard, bulk, paging }, users };
 }

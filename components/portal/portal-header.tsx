@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { signOutAction } from "@/app/actions/session";
 import type { PortalProject, PortalUser } from "@/lib/portal/types";
+import { ProjectNav } from "./project-nav";
 import { ProjectSwitcher } from "./project-switcher";
 
 /** The bar on every signed-in page: who is signed in, where they are, and the way out. */
@@ -62,6 +63,7 @@ export function PortalShell({ user, project, children }: { user: PortalUser; pro
         Skip to content
       </a>
       <PortalHeader user={user} project={project} />
+      {project ? <ProjectNav project={project} /> : null}
       <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6">
         {children}
       </main>

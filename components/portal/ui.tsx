@@ -71,3 +71,13 @@ export function Badge({ children, tone = "neutral" }: { children: ReactNode; ton
 export function formatDateTime(ms: number): string {
   return new Date(ms).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }
+
+/** A page the member's role does not open (the server checked; the navigation hides it too). */
+export function NotAllowed({ what }: { what: string }) {
+  return (
+    <div role="alert" data-testid="not-allowed" className="rounded-md border border-amber-300 bg-amber-50 p-4 text-sm text-amber-950">
+      <p className="font-semibold">Your role does not allow this</p>
+      <p className="mt-1">{what} Ask a project admin if you need it.</p>
+    </div>
+  );
+}

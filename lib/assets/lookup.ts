@@ -1,11 +1,10 @@
-import type { AuthenticatedKey } from "@/lib/auth/types";
 import { db } from "@/lib/db/client";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
 import { ApiError } from "@/lib/core/errors";
-import { assertSameProject } from "@/lib/auth/authorize";
+import { assertSameProject, type ProjectScope } from "@/lib/auth/authorize";
 
 /** Loads an asset the key may address: 404 when absent, 403 when it belongs to another project. */
-export async function requireAsset(key: AuthenticatedKey, assetId: string): Promise<AssetRow> {
+export async function requireAsset(key: ProjectScope, assetId: string): Promise<AssetRow> {
   const asset = await db().asset.findUnique({ where: { id: assetId } });
   if (!asset) throw new ApiError("asset/not-found");
   assertSameProject(key, asset.projectId);

@@ -1,4 +1,4 @@
-import type { Permission } from "@/lib/auth/permissions";
+import { isProjectAdmin, type Permission } from "@/lib/auth/permissions";
 import { rolePermissions, type RoleName } from "@/lib/auth/roles";
 import type { AuthenticatedKey } from "@/lib/auth/types";
 import { ApiError } from "@/lib/core/errors";
@@ -17,8 +17,14 @@ export async function assertProjectAccess(key: AuthenticatedKey, projectId: stri
   throw new ApiError(exists ? "auth/project-mismatch" : "project/not-found");
 }
 
+/**
+ * The project a request acts in: an API key's project, or the path's project of a portal route
+ * (whose member was authorised by handle()). Domain lookups by id take this, not the whole key.
+ */
+export type ProjectScope = Pick<AuthenticatedKey, "projectId">;
+
 /** For resources addressed by their own id: they must belong to the key's project. */
-export function assertSameProject(key: AuthenticatedKey, projectId: string): void {
+export function assertSameProject(key: ProjectScope, projectId: string): void {
   if (projectId !== key.projectId) throw new ApiError("auth/project-mismatch");
 }
 
@@ -89,14 +95,23 @@ export async function projectMembership(userId: string, projectId: string): Prom
  * For portal routes, pages and actions: 404 `project/not-found` unless the user belongs to the
  * project, 403 unless their role grants `permission`.
  */
-export async function authorizeMember(userId: string, projectId: string, permission?: Permission): Promise<ProjectMemberActor> {
+export async function authorizeMember(
+  userId: string,
+  projectId: string,
+  permission?: Permission,
+  requirement: { admin?: boolean } = {},
+): Promise<ProjectMemberActor> {
   const actor = await projectMembership(userId, projectId);
   if (!actor) throw new ApiError("project/not-found");
   if (permission && !actor.permissions.includes(permission)) {
     throw new ApiError("auth/insufficient-permissions", `Your role (${actor.role}) does not allow "${permission}" in this project.`);
   }
+  if (requirement.admin && !isProjectAdmin(actor)) {
+    throw new ApiError("auth/insufficient-permissions", `Only a project admin can do this; your role is ${actor.role}.`);
+  }
   return actor;
 }
+
 
 /** Every project the user owns or belongs to, with their role there. */
 export async function memberProjects(userId: string): Promise<ProjectMemberActor[]> {

@@ -27,3 +27,11 @@ export function parsePermissionList(list: string | undefined): Permission[] {
   }
   return [...new Set(names as Permission[])];
 }
+
+/**
+ * Who runs the project itself (API keys, members, invitations): its owner and its admins (role
+ * "admin", lib/auth/roles.ts). These are not API permissions, so no key and no custom role has them.
+ */
+export function isProjectAdmin(actor: { role: string }): boolean {
+  return actor.role === "admin";
+}

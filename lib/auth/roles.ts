@@ -20,3 +20,4 @@ export function rolePermissions(role: RoleName, customPermissions: readonly stri
   if (role === "custom") return [...new Set(customPermissions.filter(isPermission))];
   return [...ROLE_PERMISSIONS[role]];
 }
+

@@ -1,4 +1,4 @@
-import type { AuthenticatedKey } from "@/lib/auth/types";
+import type { ProjectScope } from "@/lib/auth/authorize";
 import { requireAsset } from "@/lib/assets/lookup";
 import { config } from "@/lib/core/config";
 import { ApiError } from "@/lib/core/errors";
@@ -9,7 +9,7 @@ import { parseSelector, selectorKey } from "@/lib/cdn/selector";
 import { sign, type SignedTarget } from "@/lib/cdn/signing";
 
 /** POST /assets/:assetId/signed-url: the selector is checked now, so a bad one fails here rather than at the CDN. */
-export async function createSignedUrl(key: AuthenticatedKey, assetId: string, input: SignedUrlInput): Promise<{ url: string; expiresAt: number }> {
+export async function createSignedUrl(key: ProjectScope, assetId: string, input: SignedUrlInput): Promise<{ url: string; expiresAt: number }> {
   const asset = await requireAsset(key, assetId);
   const selector = await selectorOf(asset.projectId, input);
   const expiresAt = Date.now() + Math.round(input.expiresInSeconds * 1000);

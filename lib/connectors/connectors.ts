@@ -1,4 +1,4 @@
-import { assertSameProject } from "@/lib/auth/authorize";
+import { assertSameProject, type ProjectScope } from "@/lib/auth/authorize";
 import type { AuthenticatedKey } from "@/lib/auth/types";
 import { config } from "@/lib/core/config";
 import { ApiError } from "@/lib/core/errors";
@@ -36,7 +36,7 @@ export function unique(values: readonly string[], keyOf: (value: string) => stri
 const uniqueRecipients = (list: readonly string[]) => unique(list, (address) => address.toLowerCase());
 
 /** The connector, if it exists (404) and belongs to the key's project (403, as folders answer). */
-export async function requireConnector(key: AuthenticatedKey, connectorId: string): Promise<ConnectorRow> {
+export async function requireConnector(key: ProjectScope, connectorId: string): Promise<ConnectorRow> {
   const connector = await db().connector.findUnique({ where: { id: connectorId } });
   if (!connector) throw new ApiError("connector/not-found");
   assertSameProject(key, connector.projectId);
@@ -135,9 +135,12 @@ export async function enableConnector(connector: ConnectorRow) {
   return serializeConnector(row);
 }
 
-/** Turns a connector off, naming the key that did it. No-op when already off (the first reason stays). */
-export async function disableConnector(connector: ConnectorRow, key: AuthenticatedKey) {
-  const reason = `Turned off by API key ${await keyLabel(key)}`;
+/** Who turned a connector off, as its disabledReason says: an API key or a person in the portal. */
+export type ConnectorDisabler = { apiKey: Pick<AuthenticatedKey, "id"> } | { memberName: string };
+
+/** Turns a connector off, naming who did it. No-op when already off (the first reason stays). */
+export async function disableConnector(connector: ConnectorRow, by: ConnectorDisabler) {
+  const reason = "apiKey" in by ? `Turned off by API key ${await keyLabel(by.apiKey)}` : `Turned off by ${by.memberName} in the portal`;
   const row = await db().$transaction(async (tx) => {
     const current = await lockConnector(tx, connector.id);
     if (!current.enabled) return current;
@@ -147,7 +150,7 @@ export async function disableConnector(connector: ConnectorRow, key: Authenticat
 }
 
 /** The key's name, or its prefix (`sieve_ab12…`) when it has none. */
-async function keyLabel(key: AuthenticatedKey): Promise<string> {
+async function keyLabel(key: Pick<AuthenticatedKey, "id">): Promise<string> {
   const found = await db().apiKey.findUnique({ where: { id: key.id }, select: { name: true, prefix: true } });
   if (found?.name) return `"${found.name}"`;
   return found ? `${found.prefix}…` : key.id;

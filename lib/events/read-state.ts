@@ -1,5 +1,4 @@
-import { assertSameProject } from "@/lib/auth/authorize";
-import type { AuthenticatedKey } from "@/lib/auth/types";
+import { assertSameProject, type ProjectScope } from "@/lib/auth/authorize";
 import { ApiError } from "@/lib/core/errors";
 import { db } from "@/lib/db/client";
 import type { Event as EventRow } from "@/lib/db/generated/client";
@@ -11,7 +10,7 @@ import { serializeEvent } from "@/lib/events/feed";
  */
 
 /** An event the key may address: 404 when absent, 403 when it belongs to another project (like folders and assets). */
-export async function requireEvent(key: AuthenticatedKey, eventId: string): Promise<EventRow> {
+export async function requireEvent(key: ProjectScope, eventId: string): Promise<EventRow> {
   const event = await db().event.findUnique({ where: { id: eventId } });
   if (!event) throw new ApiError("event/not-found");
   assertSameProject(key, event.projectId);

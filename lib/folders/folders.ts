@@ -1,10 +1,9 @@
-import type { AuthenticatedKey } from "@/lib/auth/types";
 import { db } from "@/lib/db/client";
 import type { Folder as FolderRow, Prisma } from "@/lib/db/generated/client";
 import { requireFolderInProject } from "@/lib/folders/lookup";
 import type { ApiFolder } from "@/lib/folders/schemas";
 import { ApiError } from "@/lib/core/errors";
-import { assertSameProject } from "@/lib/auth/authorize";
+import { assertSameProject, type ProjectScope } from "@/lib/auth/authorize";
 
 type Tx = Prisma.TransactionClient;
 
@@ -39,7 +38,7 @@ async function assertNameFree(tx: Tx, projectId: string, parentId: string | null
   if (clash) throw new ApiError("folder/duplicate-name", `A folder named "${name}" already exists in this parent folder.`);
 }
 
-export async function requireFolder(key: AuthenticatedKey, folderId: string): Promise<FolderRow> {
+export async function requireFolder(key: ProjectScope, folderId: string): Promise<FolderRow> {
   const folder = await db().folder.findUnique({ where: { id: folderId } });
   if (!folder) throw new ApiError("folder/not-found");
   assertSameProject(key, folder.projectId);

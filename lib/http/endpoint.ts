@@ -69,6 +69,11 @@ export interface EndpointSpec<
    */
   auth: "apiKey" | "session" | "none";
   permission?: Permission;
+  /**
+   * Session endpoints only: the member must also be a project admin (lib/auth/permissions.ts
+   * isProjectAdmin): API keys, members and invitations are not API permissions.
+   */
+  adminOnly?: boolean;
   /** Parsed after a malformed id has answered its not-found code (lib/http/params.ts). */
   params?: P;
   query?: Q;

@@ -95,7 +95,7 @@ async function run(
   const checkedParams = checkPathParams(rawParams);
   let member: ProjectMemberActor | null = null;
   if (user) {
-    if (typeof checkedParams.projectId === "string") member = await authorizeMember(user.userId, checkedParams.projectId, spec.permission);
+    if (typeof checkedParams.projectId === "string") member = await authorizeMember(user.userId, checkedParams.projectId, spec.permission, { admin: spec.adminOnly });
     takeToken(`user:${user.userId}`, config().rateLimit);
   }
   if (apiKey) {

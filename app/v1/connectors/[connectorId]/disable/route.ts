@@ -4,6 +4,6 @@ import { handle, routes } from "@/lib/http/handler";
 
 export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routes({
   POST: handle(disableConnectorEndpoint, async ({ params, ctx }) =>
-    disableConnector(await requireConnector(ctx.apiKey, params.connectorId), ctx.apiKey),
+    disableConnector(await requireConnector(ctx.apiKey, params.connectorId), { apiKey: ctx.apiKey }),
   ),
 });
