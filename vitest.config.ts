@@ -10,7 +10,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["lib/**/*.test.ts", "tests/unit/**/*.test.ts"], testTimeout: 30_000, hookTimeout: 60_000 },
+        test: { name: "unit", include: ["lib/**/*.test.ts", "components/**/*.test.ts", "tests/unit/**/*.test.ts"], testTimeout: 30_000, hookTimeout: 60_000 },
       },
       {
         extends: true,

@@ -2,12 +2,13 @@
 
 import Link from "next/link";
 import { useMe } from "./hooks";
+import { PROJECT_PAGES } from "./project-nav";
 import { EmptyState, ErrorState, Spinner } from "./ui";
 import { buttonClass } from "./styles";
 
 const ROLE_LABELS = { admin: "Admin", member: "Member", viewer: "Viewer", custom: "Custom role" } as const;
 
-/** The projects the signed-in user belongs to, each with a way into its review queue. */
+/** The projects the signed-in user belongs to, each with a way into its review queue and its other pages. */
 export function ProjectList() {
   const me = useMe();
   if (me.isPending) return <Spinner label="Loading projects…" />;
@@ -31,6 +32,15 @@ export function ProjectList() {
               Open review queue<span className="sr-only"> for {project.name}</span>
             </Link>
           </div>
+          <ul className="mt-3 flex flex-wrap gap-x-3 gap-y-1 text-sm" aria-label={`Other pages of ${project.name}`}>
+            {PROJECT_PAGES.filter((page) => page.segment !== "review" && page.visible(project)).map((page) => (
+              <li key={page.segment}>
+                <Link href={`/projects/${project.id}/${page.segment}`} className="text-blue-800 underline underline-offset-2 hover:text-blue-950">
+                  {page.label}
+                </Link>
+              </li>
+            ))}
+          </ul>
         </li>
       ))}
     </ul>

@@ -35,7 +35,7 @@ export function ProjectNav({ project, badges = {} }: { project: PortalProject; b
   const pathname = usePathname();
   const base = `/projects/${project.id}`;
   return (
-    <nav aria-label="Project" className="border-b border-slate-300 bg-white">
+    <nav aria-label="Project pages" className="border-b border-slate-300 bg-white">
       <ul className="mx-auto flex max-w-7xl flex-wrap gap-x-1 px-4">
         {PROJECT_PAGES.filter((page) => page.visible(project)).map((page) => {
           const href = `${base}/${page.segment}`;

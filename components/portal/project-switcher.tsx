@@ -1,15 +1,25 @@
 "use client";
 
-import { useRouter } from "next/navigation";
+import { usePathname, useRouter } from "next/navigation";
 import { useId, useState } from "react";
+import type { PortalProject } from "@/lib/portal/types";
 import { useMe } from "./hooks";
+import { PROJECT_PAGES } from "./project-nav";
+
+/** The same console page in the other project when it may open it there (an asset page does not carry over). */
+function samePageIn(project: PortalProject, pathname: string): string {
+  const segment = pathname.split("/")[3];
+  const page = PROJECT_PAGES.find((candidate) => candidate.segment === segment);
+  return `/projects/${project.id}/${page && page.visible(project) ? page.segment : "review"}`;
+}
 
 /**
- * Jumps to another project's review queue. A select plus a button rather than navigating on
+ * Jumps to the same page of another project (its review queue when that page is not for this role). A select plus a button rather than navigating on
  * change: arrowing through a closed select must not open one project after another (WCAG 3.2.2).
  */
 export function ProjectSwitcher({ currentProjectId }: { currentProjectId?: string }) {
   const router = useRouter();
+  const pathname = usePathname();
   const me = useMe();
   const id = useId();
   const [chosen, setChosen] = useState<string | null>(null);
@@ -22,7 +32,8 @@ export function ProjectSwitcher({ currentProjectId }: { currentProjectId?: strin
       className="flex items-center gap-2"
       onSubmit={(event) => {
         event.preventDefault();
-        if (selected && selected !== currentProjectId) router.push(`/projects/${selected}/review`);
+        const target = projects.find((project) => project.id === selected);
+        if (target && target.id !== currentProjectId) router.push(samePageIn(target, pathname));
       }}
     >
       <label htmlFor={id} className="text-sm font-medium text-white">

@@ -62,6 +62,11 @@ export function decodeCursor(cursor: string): Cursor {
   throw new ApiError("request/validation-failed", "query.cursor: not a cursor this queue returned");
 }
 
+/** How many assets wait in the project's review queue now. */
+export function queueSize(projectId: string): Promise<number> {
+  return db().asset.count({ where: { projectId, ...NEEDS_DECISION } });
+}
+
 export function queueWhere(projectId: string, query: QueueQuery): Prisma.AssetWhereInput {
   const and: Prisma.AssetWhereInput[] = [{ projectId }, NEEDS_DECISION];
   if (query.reason) and.push(BY_REASON[query.reason]);

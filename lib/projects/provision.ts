@@ -20,16 +20,27 @@ export async function createProject(input: {
     create: { email, name: input.ownerName ?? null },
     update: {},
   });
+  const project = await createOwnedProject(owner.id, input.name);
+  const key = await createApiKey({ projectId: project.projectId, permissions: input.permissions, name: "default" });
+  return { projectId: project.projectId, apiKey: key.apiKey, permissions: key.permissions, ownerUserId: owner.id };
+}
+
+/** A new project owned by (and with an admin membership for) an existing user; no key yet. */
+export async function createOwnedProject(ownerUserId: string, name: string): Promise<{ projectId: string; name: string }> {
   const project = await db().project.create({
-    data: {
-      name: input.name,
-      ownerUserId: owner.id,
-      members: { create: { userId: owner.id, role: "admin" } },
-    },
+    data: { name, ownerUserId, members: { create: { userId: ownerUserId, role: "admin" } } },
+    select: { id: true, name: true },
   });
-  await ensureUsageCounter(owner.id);
-  const key = await createApiKey({ projectId: project.id, permissions: input.permissions, name: "default" });
-  return { projectId: project.id, apiKey: key.apiKey, permissions: key.permissions, ownerUserId: owner.id };
+  await ensureUsageCounter(ownerUserId);
+  return { projectId: project.id, name: project.name };
+}
+
+/**
+ * Whether a user may create projects in the portal: project owners may (their uploads already count
+ * against their own allowance); people who only review in others' projects are added by operators.
+ */
+export async function ownsAProject(userId: string): Promise<boolean> {
+  return (await db().project.count({ where: { ownerUserId: userId }, take: 1 })) > 0;
 }
 
 export async function listProjects() {

@@ -38,6 +38,7 @@ import { SELECT_FEED_PAGE, SELECT_HORIZON } from "@/lib/events/feed";
 import { FIND_HOLD_MATCH } from "@/lib/moderation/hashing/lists";
 import { eventInsertSql } from "@/lib/events/record";
 import { outboxInsertSql } from "@/lib/jobs/outbox";
+import { SELECT_ALLOWANCE, SELECT_ASSET_COUNTS, SELECT_DECISIONS_PER_DAY, SELECT_REVIEWER_THROUGHPUT } from "@/lib/usage/report";
 import { startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
 
 /**
@@ -90,6 +91,10 @@ const READS: Record<string, string> = {
   SELECT_FEED_PAGE,
   SELECT_HORIZON,
   FIND_HOLD_MATCH,
+  SELECT_ALLOWANCE,
+  SELECT_ASSET_COUNTS,
+  SELECT_DECISIONS_PER_DAY,
+  SELECT_REVIEWER_THROUGHPUT,
 };
 
 interface Column {
