@@ -127,3 +127,31 @@ export interface PortalErrorBody {
   code: string;
   traceId: string;
 }
+
+/** An API key in the owner console (GET/POST /api/portal/projects/:projectId/keys): never its secret. */
+export interface PortalApiKey {
+  id: string;
+  name: string | null;
+  /** The key's first characters, to recognise it. */
+  prefix: string;
+  permissions: Permission[];
+  /** Requests per second; null uses the server default. */
+  rateLimitPerSecond: number | null;
+  createdAt: number;
+  /** To the minute (uses are recorded at most once a minute); null when never used. */
+  lastUsedAt: number | null;
+  expiresAt: number | null;
+  revokedAt: number | null;
+}
+
+export interface CreateApiKeyRequest {
+  name: string;
+  permissions: Permission[];
+  rateLimitPerSecond?: number | null;
+}
+
+/** The answer to creating a key: the only time the secret is ever sent. */
+export interface CreatedApiKey {
+  key: PortalApiKey;
+  secret: string;
+}
