@@ -1,22 +1,16 @@
 "use client";
 
-import { useEffect, useRef, useState } from "react";
 import type { PortalApiKey } from "@/lib/portal/types";
 import { errorMessage } from "@/components/portal/portal-fetch";
-import { buttonClass } from "@/components/portal/styles";
 import { Badge, formatDateTime } from "@/components/portal/ui";
+import { ConfirmAction } from "./confirm-action";
 import { useRevokeApiKey } from "./hooks";
 
 /** One key: prefix only (the secret is never shown again), its dates, permissions, and revoke with a confirm step. */
 export function KeyItem({ projectId, apiKey }: { projectId: string; apiKey: PortalApiKey }) {
-  const [confirming, setConfirming] = useState(false);
   const revoke = useRevokeApiKey(projectId);
-  const confirmButton = useRef<HTMLButtonElement>(null);
   const label = apiKey.name ?? apiKey.prefix;
   const revoked = apiKey.revokedAt !== null;
-  useEffect(() => {
-    if (confirming) confirmButton.current?.focus();
-  }, [confirming]);
 
   return (
     <li data-testid="key-item" data-key-id={apiKey.id} className={`space-y-2 rounded-md border p-3 ${revoked ? "border-slate-300 bg-slate-50" : "border-slate-300 bg-white"}`}>
@@ -42,26 +36,18 @@ export function KeyItem({ projectId, apiKey }: { projectId: string; apiKey: Port
           </li>
         ))}
       </ul>
-      {revoked ? null : confirming ? (
-        <div role="group" aria-label={`Confirm revoking ${label}`} className="flex flex-wrap items-center gap-2 rounded-md border border-red-300 bg-red-50 p-2 text-sm text-red-950">
-          <p className="basis-full">Programs using {label} stop working at their next request. This cannot be undone.</p>
-          <button ref={confirmButton} type="button" className={buttonClass("reject")} disabled={revoke.isPending} onClick={() => revoke.mutate(apiKey.id)}>
-            {revoke.isPending ? "Revoking…" : "Revoke key"}
-          </button>
-          <button type="button" className={buttonClass("secondary")} onClick={() => setConfirming(false)}>
-            Keep it
-          </button>
-        </div>
-      ) : (
-        <button type="button" className={buttonClass("secondary")} onClick={() => setConfirming(true)}>
-          Revoke…
-        </button>
+      {revoked ? null : (
+        <ConfirmAction
+          label="Revoke…"
+          confirmLabel="Revoke key"
+          pendingLabel="Revoking…"
+          groupLabel={`Confirm revoking ${label}`}
+          question={`Programs using ${label} stop working at their next request. This cannot be undone.`}
+          pending={revoke.isPending}
+          error={revoke.isError ? new Error(`Not revoked: ${errorMessage(revoke.error)}`) : null}
+          onConfirm={() => revoke.mutate(apiKey.id)}
+        />
       )}
-      {revoke.isError ? (
-        <p role="alert" className="text-sm text-red-800">
-          Not revoked: {errorMessage(revoke.error)}
-        </p>
-      ) : null}
     </li>
   );
 }
