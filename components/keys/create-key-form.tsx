@@ -4,7 +4,8 @@ import { useId, useState } from "react";
 import { PERMISSIONS, type Permission } from "@/lib/auth/permissions";
 import type { CreatedApiKey } from "@/lib/portal/types";
 import { errorMessage } from "@/components/portal/portal-fetch";
-import { buttonClass, inputClass, labelClass } from "@/components/portal/styles";
+import { inputClass, labelClass } from "@/components/portal/styles";
+import { FormFooter } from "./form-footer";
 import { useCreateApiKey } from "./hooks";
 import { PermissionChecklist } from "./permission-checklist";
 
@@ -61,19 +62,7 @@ export function CreateKeyForm({ projectId, onCreated, onCancel }: { projectId: s
           Empty uses the server default.
         </p>
       </div>
-      {shown ? (
-        <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-2 text-sm text-red-900">
-          {shown}
-        </p>
-      ) : null}
-      <div className="flex flex-wrap gap-2">
-        <button type="submit" className={buttonClass("primary")} disabled={create.isPending}>
-          {create.isPending ? "Creating…" : "Create key"}
-        </button>
-        <button type="button" className={buttonClass("secondary")} onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormFooter problem={shown} submitLabel="Create key" pendingLabel="Creating…" pending={create.isPending} onCancel={onCancel} />
     </form>
   );
 }

@@ -2,6 +2,7 @@
 
 import { useState } from "react";
 import type { CreatedInvitation, RoleRequest } from "@/lib/portal/types";
+import { FormFooter } from "@/components/keys/form-footer";
 import { SecretPanel } from "@/components/keys/secret-panel";
 import { errorMessage } from "@/components/portal/portal-fetch";
 import { buttonClass } from "@/components/portal/styles";
@@ -58,19 +59,7 @@ export function InvitePanel({ projectId }: { projectId: string }) {
     >
       <h2 className="text-lg font-semibold text-slate-900">Invite someone</h2>
       <RolePicker legend="Role of the new member" value={request} onChange={setRequest} />
-      {shown ? (
-        <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-2 text-sm text-red-900">
-          {shown}
-        </p>
-      ) : null}
-      <div className="flex flex-wrap gap-2">
-        <button type="submit" className={buttonClass("primary")} disabled={create.isPending}>
-          {create.isPending ? "Creating link…" : "Create invitation link"}
-        </button>
-        <button type="button" className={buttonClass("secondary")} onClick={() => setOpen(false)}>
-          Cancel
-        </button>
-      </div>
+      <FormFooter problem={shown} submitLabel="Create invitation link" pendingLabel="Creating link…" pending={create.isPending} onCancel={() => setOpen(false)} />
     </form>
   );
 }

@@ -3,6 +3,7 @@
 import { useState } from "react";
 import type { PortalMember, RoleRequest } from "@/lib/portal/types";
 import { ConfirmAction } from "@/components/keys/confirm-action";
+import { FormFooter } from "@/components/keys/form-footer";
 import { errorMessage } from "@/components/portal/portal-fetch";
 import { buttonClass } from "@/components/portal/styles";
 import { Badge, formatDateTime } from "@/components/portal/ui";
@@ -58,23 +59,20 @@ export function MemberItem({ projectId, member, isYou }: { projectId: string; me
           }}
         >
           <RolePicker legend={`Role of ${name}`} value={request} onChange={setRequest} />
-          {shown ? (
-            <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-2 text-sm text-red-900">
-              {shown}
-            </p>
-          ) : null}
-          <div className="flex flex-wrap gap-2">
-            <button type="submit" className={buttonClass("primary")} disabled={change.isPending}>
-              {change.isPending ? "Saving…" : "Save role"}
-            </button>
-            <button type="button" className={buttonClass("secondary")} onClick={() => setEditing(false)}>
-              Cancel
-            </button>
-          </div>
+          <FormFooter problem={shown} submitLabel="Save role" pendingLabel="Saving…" pending={change.isPending} onCancel={() => setEditing(false)} />
         </form>
       ) : (
         <div className="flex flex-wrap items-start gap-2">
-          <button type="button" className={buttonClass("secondary")} onClick={() => setEditing(true)}>
+          <button
+            type="button"
+            className={buttonClass("secondary")}
+            onClick={() => {
+              // Start from the role as it is now (it may have changed since this row first rendered).
+              setRequest({ role: member.role, permissions: member.role === "custom" ? member.permissions : undefined });
+              setProblem(null);
+              setEditing(true);
+            }}
+          >
             Change role…
           </button>
           <ConfirmAction

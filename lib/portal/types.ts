@@ -3,6 +3,7 @@
  * client components import them without pulling server code.
  */
 import type { ApiAsset } from "@/lib/assets/serialize";
+import type { ApiKeySummary } from "@/lib/auth/api-key-admin";
 import type { Permission } from "@/lib/auth/permissions";
 import type { Category, Likelihood } from "@/lib/moderation/report";
 
@@ -129,20 +130,7 @@ export interface PortalErrorBody {
 }
 
 /** An API key in the owner console (GET/POST /api/portal/projects/:projectId/keys): never its secret. */
-export interface PortalApiKey {
-  id: string;
-  name: string | null;
-  /** The key's first characters, to recognise it. */
-  prefix: string;
-  permissions: Permission[];
-  /** Requests per second; null uses the server default. */
-  rateLimitPerSecond: number | null;
-  createdAt: number;
-  /** To the minute (uses are recorded at most once a minute); null when never used. */
-  lastUsedAt: number | null;
-  expiresAt: number | null;
-  revokedAt: number | null;
-}
+export type PortalApiKey = ApiKeySummary;
 
 export interface CreateApiKeyRequest {
   name: string;

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { ApiClient, baseUrl, expectError, expectOk, newProject, type TestProject } from "./support";
 import { portal, portalUser, type PortalUser } from "./portal-support";
+import { consoleCast } from "./portal-console-support";
 
 /** The owner console's API keys (/api/portal/projects/:projectId/keys): admins only, secret once, revoke at once. */
 
@@ -12,12 +13,7 @@ let outsider: PortalUser;
 
 beforeAll(async () => {
   p = await newProject();
-  [adminUser, member, viewer, outsider] = await Promise.all([
-    portalUser(p, "admin", "Ada Admin"),
-    portalUser(p, "member", "Max Member"),
-    portalUser(p, "viewer", "Vic Viewer"),
-    portalUser(null, null),
-  ]);
+  ({ admin: adminUser, member, viewer, outsider } = await consoleCast(p));
 });
 
 const keysPath = () => `/projects/${p.projectId}/keys`;

@@ -4,6 +4,7 @@ import { db } from "@/lib/db/client";
 import { acceptInvitation, invitationByToken } from "@/lib/projects/invitations";
 import { allEvents, factsOf } from "./events-support";
 import { portal, portalUser, sessionCookie, type PortalUser } from "./portal-support";
+import { consoleCast } from "./portal-console-support";
 import { baseUrl, expectError, expectOk, newProject, type TestProject } from "./support";
 
 /** The owner console's members and invitations (/api/portal/projects/:projectId/members, /invitations). */
@@ -16,12 +17,7 @@ let outsider: PortalUser;
 
 beforeAll(async () => {
   p = await newProject();
-  [adminUser, member, viewer, outsider] = await Promise.all([
-    portalUser(p, "admin", "Ada Admin"),
-    portalUser(p, "member", "Max Member"),
-    portalUser(p, "viewer", "Vic Viewer"),
-    portalUser(null, null, "Otto Outsider"),
-  ]);
+  ({ admin: adminUser, member, viewer, outsider } = await consoleCast(p));
 });
 
 const membersPath = (q: TestProject = p) => `/projects/${q.projectId}/members`;
