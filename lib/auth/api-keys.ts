@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { db, sqlPool } from "@/lib/db/client";
 import { keyCache } from "@/lib/auth/key-cache";
+import { noteKeyUse } from "@/lib/auth/key-usage";
 import type { Permission } from "@/lib/auth/permissions";
 import type { AuthenticatedKey } from "@/lib/auth/types";
 import { ApiError } from "@/lib/core/errors";
@@ -48,7 +49,10 @@ export async function authenticateApiKey(header: string | null): Promise<Authent
   const hash = hashApiKey(header.trim());
   const cache = keyCache();
   const cached = cache.get(hash);
-  if (cached) return cached;
+  if (cached) {
+    noteKeyUse(cached.id);
+    return cached;
+  }
   const generation = cache.currentGeneration();
   const { rows } = await sqlPool().query<{
     id: string;
@@ -77,5 +81,6 @@ export async function authenticateApiKey(header: string | null): Promise<Authent
     label: row.label,
   };
   cache.set(hash, key, row.expires_at, generation);
+  noteKeyUse(key.id);
   return key;
 }

@@ -57,6 +57,15 @@ describe("API key cache", () => {
     }
   });
 
+  it("forgets a key revoked in this process at once, before any notification, and drops lookups in flight", () => {
+    const cache = started("h1", "h2");
+    const generation = cache.currentGeneration();
+    cache.forget("h1");
+    expect([cache.get("h1"), cache.get("h2")]).toEqual([undefined, key("h2")]);
+    cache.set("h1", key("h1"), null, generation);
+    expect(cache.get("h1")).toBeUndefined();
+  });
+
   it("does not cache a lookup that a notification overtook", () => {
     const cache = started();
     const generation = cache.currentGeneration();

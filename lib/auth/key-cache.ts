@@ -35,6 +35,14 @@ class KeyCache {
   set(hash: string, key: AuthenticatedKey, keyExpiresAt: Date | null, generation: number): void {
     this.cache.set(hash, key, generation, keyExpiresAt?.getTime() ?? null);
   }
+
+  /**
+   * Forgets a key in this process now (a revocation made here): the trigger's NOTIFY reaches the
+   * other processes, but this one must not answer even one more request from its cache.
+   */
+  forget(hash: string): void {
+    this.cache.invalidate(hash);
+  }
 }
 
 export function keyCache(): KeyCache {

@@ -72,6 +72,14 @@ export class NotifiedCache<V, M = string> {
     this.entries.set(key, { value, cachedAt: Date.now(), expiresAt });
   }
 
+  /**
+   * Forgets `key` in this process at once, as its notification would: for the process that made
+   * the change, so its very next lookup does not depend on when the NOTIFY arrives.
+   */
+  invalidate(key: string): void {
+    this.forget(key);
+  }
+
   async close(): Promise<void> {
     await this.listener?.close();
     this.listener = undefined;

@@ -10,6 +10,9 @@ const NOT_FOUND_BY_PARAM: Record<string, ErrorCode> = {
   eventId: "event/not-found",
   connectorId: "connector/not-found",
   deliveryId: "delivery/not-found",
+  keyId: "api-key/not-found",
+  memberUserId: "member/not-found",
+  invitationId: "invitation/not-found",
 };
 
 /** The not-found code of an id path parameter; undefined for other parameters. */

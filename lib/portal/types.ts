@@ -3,6 +3,7 @@
  * client components import them without pulling server code.
  */
 import type { ApiAsset } from "@/lib/assets/serialize";
+import type { ApiKeySummary } from "@/lib/auth/api-key-admin";
 import type { Permission } from "@/lib/auth/permissions";
 import type { Category, Likelihood } from "@/lib/moderation/report";
 
@@ -126,4 +127,55 @@ export interface PortalErrorBody {
   message: string;
   code: string;
   traceId: string;
+}
+
+/** An API key in the owner console (GET/POST /api/portal/projects/:projectId/keys): never its secret. */
+export type PortalApiKey = ApiKeySummary;
+
+export interface CreateApiKeyRequest {
+  name: string;
+  permissions: Permission[];
+  rateLimitPerSecond?: number | null;
+}
+
+/** The answer to creating a key: the only time the secret is ever sent. */
+export interface CreatedApiKey {
+  key: PortalApiKey;
+  secret: string;
+}
+
+/** A member in the owner console (GET /api/portal/projects/:projectId/members). */
+export interface PortalMember {
+  userId: string;
+  name: string | null;
+  email: string;
+  role: MemberRoleName;
+  /** For role `custom`: the permissions it grants; empty otherwise. */
+  permissions: Permission[];
+  joinedAt: number;
+  /** The project's owner: always an admin, cannot be removed. */
+  isOwner: boolean;
+}
+
+/** Body of PATCH .../members/:userId and of POST .../invitations. */
+export interface RoleRequest {
+  role: MemberRoleName;
+  /** Required (at least one) for `custom`; absent for the other roles. */
+  permissions?: Permission[];
+}
+
+/** A pending invitation link (never its token). */
+export interface PortalInvitation {
+  id: string;
+  role: MemberRoleName;
+  permissions: Permission[];
+  invitedByName: string;
+  createdAt: number;
+  expiresAt: number;
+}
+
+/** The answer to creating an invitation: its link's path (/invite/<token>), sent this once. */
+export interface CreatedInvitation {
+  invitation: PortalInvitation;
+  path: string;
 }
