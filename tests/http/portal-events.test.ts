@@ -1,0 +1,127 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { BENIGN, THREAT, allEvents, createText } from "./events-support";
+import { portal, portalUser, type PortalUser } from "./portal-support";
+import { baseUrl, expectError, expectOk, newProject, type TestProject } from "./support";
+
+/** The events inbox's portal routes: newest first, keyset pages, filters, marks, the unread count, roles. */
+
+let p: TestProject;
+let member: PortalUser;
+let viewer: PortalUser;
+let outsider: PortalUser;
+/** The project's events, oldest first as the /v1 feed reads them. */
+let feed: any[];
+
+beforeAll(async () => {
+  p = await newProject();
+  [member, viewer, outsider] = await Promise.all([portalUser(p, "member"), portalUser(p, "viewer"), portalUser(null, null)]);
+  // ok: uploaded + classified (low); bad: uploaded + classified (low) + flagged (high).
+  await createText(p, BENIGN, "ok.txt");
+  await createText(p, THREAT, "bad.txt");
+  feed = await allEvents(p, 5);
+});
+
+const inbox = async (cookie: string, query = "") => expectOk(await portal(cookie, "GET", `/projects/${p.projectId}/events${query ? `?${query}` : ""}`));
+const ids = (events: any[]) => events.map((e) => e.id);
+const unreadCount = async (cookie = member.cookie) => expectOk(await portal(cookie, "GET", `/projects/${p.projectId}/events/unread-count`));
+const mark = (cookie: string, eventIds: string[], read: boolean, projectId = p.projectId) =>
+  portal(cookie, "POST", `/projects/${projectId}/events/read`, { json: { eventIds, read } });
+
+describe("the inbox", () => {
+  it("reads newest first, in keyset pages that neither repeat nor skip", async () => {
+    const newestFirst = ids(feed).reverse();
+    const all = await inbox(member.cookie);
+    expect(ids(all.events)).toEqual(newestFirst);
+    expect(all.nextCursor).toBeNull();
+    expect(all.events[0]).toMatchObject({ type: "asset.flagged", severity: "high", readAt: null, assetId: expect.any(String) });
+
+    const pages: string[][] = [];
+    let cursor: string | null = null;
+    do {
+      const page: any = await inbox(member.cookie, `limit=2${cursor ? `&cursor=${cursor}` : ""}`);
+      pages.push(ids(page.events));
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
+    expect(pages.flat()).toEqual(newestFirst);
+  });
+
+  it("filters by type, severity and read state", async () => {
+    expect(ids((await inbox(member.cookie, "type=asset.flagged")).events)).toEqual([feed[4].id]);
+    expect(ids((await inbox(member.cookie, "type=asset.uploaded,asset.flagged")).events)).toEqual([feed[4].id, feed[2].id, feed[0].id]);
+    expect(ids((await inbox(member.cookie, "severity=high")).events)).toEqual([feed[4].id]);
+    expect((await inbox(member.cookie, "severity=low")).events).toHaveLength(4);
+    expect((await inbox(member.cookie, "type=usage.limit-reached")).events).toEqual([]);
+    expect((await inbox(member.cookie, "unread=false")).events).toEqual([]);
+  });
+
+  it("refuses bad filters and cursors with the spec's error bodies", async () => {
+    const get = (query: string) => portal(member.cookie, "GET", `/projects/${p.projectId}/events?${query}`);
+    for (const query of ["type=asset.exploded", "type=", "severity=medium", "unread=yes", "limit=0", "limit=101", "order=oldest"]) {
+      expectError(await get(query), 400, "request/validation-failed");
+    }
+    expectError(await get("cursor=not-a-cursor"), 400, "events/invalid-cursor");
+  });
+});
+
+describe("read state and the unread count", () => {
+  it("marks one and many read and unread; the count and the filters follow", async () => {
+    expect(await unreadCount()).toEqual({ unread: 5, unreadHigh: 1 });
+    expect(expectOk(await mark(member.cookie, [feed[4].id], true))).toEqual({ updated: 1 });
+    expect(await unreadCount(viewer.cookie)).toEqual({ unread: 4, unreadHigh: 0 });
+    expect(expectOk(await mark(member.cookie, [feed[0].id, feed[1].id, feed[4].id], true))).toEqual({ updated: 2 });
+    expect(ids((await inbox(member.cookie, "unread=false")).events)).toEqual([feed[4].id, feed[1].id, feed[0].id]);
+    expect(ids((await inbox(member.cookie, "unread=true")).events)).toEqual([feed[3].id, feed[2].id]);
+    expect((await inbox(member.cookie, "unread=false")).events[0].readAt).toEqual(expect.any(Number));
+
+    expect(expectOk(await mark(member.cookie, [feed[0].id, feed[4].id], false))).toEqual({ updated: 2 });
+    expect(await unreadCount()).toEqual({ unread: 4, unreadHigh: 1 });
+    const all = await portal(member.cookie, "POST", `/projects/${p.projectId}/events/read-all`, { json: {} });
+    expect(expectOk(all)).toEqual({ updated: 4 });
+    expect(await unreadCount()).toEqual({ unread: 0, unreadHigh: 0 });
+    // The /v1 feed sees the same state.
+    expect((await allEvents(p, 5)).every((e) => e.readAt !== null)).toBe(true);
+  });
+
+  it("ignores another project's events and refuses bad bodies", async () => {
+    const other = await newProject();
+    await createText(other, THREAT, "elsewhere.txt");
+    const [theirs] = await allEvents(other, 1);
+    expect(expectOk(await mark(member.cookie, [theirs.id], true))).toEqual({ updated: 0 });
+    expect((await allEvents(other, 1))[0].readAt).toBeNull();
+    for (const json of [{ eventIds: [], read: true }, { eventIds: ["nope"], read: true }, { eventIds: [feed[0].id] }, { eventIds: [feed[0].id], read: true, extra: 1 }]) {
+      expectError(await portal(member.cookie, "POST", `/projects/${p.projectId}/events/read`, { json }), 400, "request/validation-failed");
+    }
+    expectError(await portal(member.cookie, "POST", `/projects/${p.projectId}/events/read-all`, { json: { all: true } }), 400, "request/validation-failed");
+  });
+});
+
+describe("who may", () => {
+  it("lets a viewer read but not mark (403 auth/insufficient-permissions)", async () => {
+    expect((await inbox(viewer.cookie)).events).toHaveLength(5);
+    expectError(await mark(viewer.cookie, [feed[0].id], false), 403, "auth/insufficient-permissions");
+    expectError(await portal(viewer.cookie, "POST", `/projects/${p.projectId}/events/read-all`, { json: {} }), 403, "auth/insufficient-permissions");
+  });
+
+  it("answers 404 project/not-found to a non-member and 401 without a session", async () => {
+    for (const path of ["/events", "/events/unread-count"]) {
+      expectError(await portal(outsider.cookie, "GET", `/projects/${p.projectId}${path}`), 404, "project/not-found");
+      expectError(await portal(null, "GET", `/projects/${p.projectId}${path}`), 401, "auth/not-signed-in");
+    }
+    expectError(await mark(outsider.cookie, [feed[0].id], true), 404, "project/not-found");
+  });
+
+  it("refuses cross-site marks", async () => {
+    const path = `/projects/${p.projectId}/events/read`;
+    const json = { eventIds: [feed[0].id], read: false };
+    expectError(await portal(member.cookie, "POST", path, { json, headers: { Origin: "https://evil.example" } }), 403, "auth/cross-site-request");
+    const form = await fetch(`${baseUrl}/api/portal${path}`, {
+      method: "POST",
+      headers: { Cookie: member.cookie, Origin: baseUrl, "Content-Type": "text/plain" },
+      body: JSON.stringify(json),
+    });
+    expect(form.status).toBe(403);
+    const noBody = await fetch(`${baseUrl}/api/portal/projects/${p.projectId}/events/read-all`, { method: "POST", headers: { Cookie: member.cookie, Origin: baseUrl } });
+    expect(noBody.status).toBe(403);
+  });
+});
