@@ -9,8 +9,10 @@ let p: TestProject;
 let member: PortalUser;
 let viewer: PortalUser;
 let outsider: PortalUser;
-/** The project's events, oldest first as the /v1 feed reads them. */
+/** The project's events, oldest first as the /v1 feed reads them: 2 member-joined, then 5 of the uploads. */
 let feed: any[];
+const ofType = (type: string) => feed.filter((e) => e.type === type);
+const newest = (events: any[]) => events.map((e) => e.id).reverse();
 
 beforeAll(async () => {
   p = await newProject();
@@ -18,7 +20,8 @@ beforeAll(async () => {
   // ok: uploaded + classified (low); bad: uploaded + classified (low) + flagged (high).
   await createText(p, BENIGN, "ok.txt");
   await createText(p, THREAT, "bad.txt");
-  feed = await allEvents(p, 5);
+  feed = await allEvents(p, 7);
+  expect(feed.map((e) => e.type)).toEqual(["project.member-joined", "project.member-joined", "asset.uploaded", "asset.classified", "asset.uploaded", "asset.classified", "asset.flagged"]);
 });
 
 const inbox = async (cookie: string, query = "") => expectOk(await portal(cookie, "GET", `/projects/${p.projectId}/events${query ? `?${query}` : ""}`));
@@ -29,7 +32,7 @@ const mark = (cookie: string, eventIds: string[], read: boolean, projectId = p.p
 
 describe("the inbox", () => {
   it("reads newest first, in keyset pages that neither repeat nor skip", async () => {
-    const newestFirst = ids(feed).reverse();
+    const newestFirst = newest(feed);
     const all = await inbox(member.cookie);
     expect(ids(all.events)).toEqual(newestFirst);
     expect(all.nextCursor).toBeNull();
@@ -42,15 +45,17 @@ describe("the inbox", () => {
       pages.push(ids(page.events));
       cursor = page.nextCursor;
     } while (cursor);
-    expect(pages.map((page) => page.length)).toEqual([2, 2, 1]);
+    expect(pages.map((page) => page.length)).toEqual([2, 2, 2, 1]);
     expect(pages.flat()).toEqual(newestFirst);
   });
 
   it("filters by type, severity and read state", async () => {
-    expect(ids((await inbox(member.cookie, "type=asset.flagged")).events)).toEqual([feed[4].id]);
-    expect(ids((await inbox(member.cookie, "type=asset.uploaded,asset.flagged")).events)).toEqual([feed[4].id, feed[2].id, feed[0].id]);
-    expect(ids((await inbox(member.cookie, "severity=high")).events)).toEqual([feed[4].id]);
-    expect((await inbox(member.cookie, "severity=low")).events).toHaveLength(4);
+    expect(ids((await inbox(member.cookie, "type=asset.flagged")).events)).toEqual(newest(ofType("asset.flagged")));
+    const uploadedOrFlagged = feed.filter((e) => e.type === "asset.uploaded" || e.type === "asset.flagged");
+    expect(ids((await inbox(member.cookie, "type=asset.uploaded,asset.flagged")).events)).toEqual(newest(uploadedOrFlagged));
+    expect(ids((await inbox(member.cookie, "severity=high")).events)).toEqual(newest(ofType("asset.flagged")));
+    expect(ids((await inbox(member.cookie, "severity=low")).events)).toEqual(newest(feed.slice(0, 6)));
+    expect(ids((await inbox(member.cookie, "severity=low&type=project.member-joined&limit=1")).events)).toEqual([feed[1].id]);
     expect((await inbox(member.cookie, "type=usage.limit-reached")).events).toEqual([]);
     expect((await inbox(member.cookie, "unread=false")).events).toEqual([]);
   });
@@ -66,21 +71,25 @@ describe("the inbox", () => {
 
 describe("read state and the unread count", () => {
   it("marks one and many read and unread; the count and the filters follow", async () => {
-    expect(await unreadCount()).toEqual({ unread: 5, unreadHigh: 1 });
-    expect(expectOk(await mark(member.cookie, [feed[4].id], true))).toEqual({ updated: 1 });
-    expect(await unreadCount(viewer.cookie)).toEqual({ unread: 4, unreadHigh: 0 });
-    expect(expectOk(await mark(member.cookie, [feed[0].id, feed[1].id, feed[4].id], true))).toEqual({ updated: 2 });
-    expect(ids((await inbox(member.cookie, "unread=false")).events)).toEqual([feed[4].id, feed[1].id, feed[0].id]);
-    expect(ids((await inbox(member.cookie, "unread=true")).events)).toEqual([feed[3].id, feed[2].id]);
+    const [flagged] = ofType("asset.flagged");
+    const [uploaded, classified] = [feed[2], feed[3]];
+    expect(await unreadCount()).toEqual({ unread: 7, unreadHigh: 1 });
+    expect(expectOk(await mark(member.cookie, [flagged.id], true))).toEqual({ updated: 1 });
+    expect(await unreadCount(viewer.cookie)).toEqual({ unread: 6, unreadHigh: 0 });
+    // Already read: not counted again.
+    expect(expectOk(await mark(member.cookie, [uploaded.id, classified.id, flagged.id], true))).toEqual({ updated: 2 });
+    const read = [uploaded, classified, flagged];
+    expect(ids((await inbox(member.cookie, "unread=false")).events)).toEqual(newest(read));
+    expect(ids((await inbox(member.cookie, "unread=true")).events)).toEqual(newest(feed.filter((e) => !read.includes(e))));
     expect((await inbox(member.cookie, "unread=false")).events[0].readAt).toEqual(expect.any(Number));
 
-    expect(expectOk(await mark(member.cookie, [feed[0].id, feed[4].id], false))).toEqual({ updated: 2 });
-    expect(await unreadCount()).toEqual({ unread: 4, unreadHigh: 1 });
+    expect(expectOk(await mark(member.cookie, [uploaded.id, flagged.id], false))).toEqual({ updated: 2 });
+    expect(await unreadCount()).toEqual({ unread: 6, unreadHigh: 1 });
     const all = await portal(member.cookie, "POST", `/projects/${p.projectId}/events/read-all`, { json: {} });
-    expect(expectOk(all)).toEqual({ updated: 4 });
+    expect(expectOk(all)).toEqual({ updated: 6 });
     expect(await unreadCount()).toEqual({ unread: 0, unreadHigh: 0 });
     // The /v1 feed sees the same state.
-    expect((await allEvents(p, 5)).every((e) => e.readAt !== null)).toBe(true);
+    expect((await allEvents(p, 7)).every((e) => e.readAt !== null)).toBe(true);
   });
 
   it("ignores another project's events and refuses bad bodies", async () => {
@@ -98,7 +107,7 @@ describe("read state and the unread count", () => {
 
 describe("who may", () => {
   it("lets a viewer read but not mark (403 auth/insufficient-permissions)", async () => {
-    expect((await inbox(viewer.cookie)).events).toHaveLength(5);
+    expect(ids((await inbox(viewer.cookie)).events)).toEqual(newest(feed));
     expectError(await mark(viewer.cookie, [feed[0].id], false), 403, "auth/insufficient-permissions");
     expectError(await portal(viewer.cookie, "POST", `/projects/${p.projectId}/events/read-all`, { json: {} }), 403, "auth/insufficient-permissions");
   });
@@ -121,7 +130,7 @@ describe("who may", () => {
       body: JSON.stringify(json),
     });
     expect(form.status).toBe(403);
-    const noBody = await fetch(`${baseUrl}/api/portal/projects/${p.projectId}/events/read-all`, { method: "POST", headers: { Cookie: member.cookie, Origin: baseUrl } });
-    expect(noBody.status).toBe(403);
+    const all = await portal(member.cookie, "POST", `/projects/${p.projectId}/events/read-all`, { json: {}, headers: { Origin: "https://evil.example" } });
+    expectError(all, 403, "auth/cross-site-request");
   });
 });
