@@ -38,6 +38,7 @@ test("new events appear without a reload, marked New, counted in the navigation,
   const asset = await upload(env, BENIGN);
   // No reload: the inbox's polling brings them in.
   await expect(rowsOf(page, asset.name)).toHaveCount(2);
+  // Newest first: the upload's events are on top, marked New.
   await expect(eventRows(page).first()).toContainText(asset.name);
   await expect(rowsOf(page, asset.name).first()).toContainText("New");
   await expect(rowsOf(page, asset.name).first()).toHaveAttribute("data-unread", "true");

@@ -1,6 +1,6 @@
 "use client";
 
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import type { InboxEvent } from "@/lib/portal/types";
 import { errorMessage } from "@/components/portal/portal-fetch";
 import { buttonClass } from "@/components/portal/styles";
@@ -11,6 +11,8 @@ import { useInbox, useMarkEvents, useUnreadCount, type MarkRequest } from "./hoo
 import { InboxFiltersForm } from "./inbox-filters";
 import { SelectionBar } from "./selection-bar";
 import { useArrivals } from "./use-arrivals";
+
+const plural = (n: number) => `${n} event${n === 1 ? "" : "s"}`;
 
 export const NO_MARK_PERMISSION = "Your role can read events but not mark them read or unread (that needs the events:write permission).";
 
@@ -35,7 +37,10 @@ export function EventInbox({ projectId, canMark }: { projectId: string; canMark:
     return list;
   }, [inbox.data]);
   const ids = useMemo(() => (inbox.data ? events.map((event) => event.id) : undefined), [inbox.data, events]);
-  const { arrived, lastCount } = useArrivals(ids, JSON.stringify(filters));
+  const { arrived, latest } = useArrivals(ids, JSON.stringify(filters));
+  useEffect(() => {
+    if (latest) setStatus(`${plural(latest.count)} arrived; marked New at the top.`);
+  }, [latest]);
   // Only what is still on screen counts as selected (a filter or a mark can take events away).
   const selectedIds = events.filter((event) => selected.has(event.id)).map((event) => event.id);
 
@@ -46,7 +51,6 @@ export function EventInbox({ projectId, canMark }: { projectId: string; canMark:
       (error: unknown) => setAlert(`${failed}: ${errorMessage(error)} Nothing was changed.`),
     );
   };
-  const plural = (n: number) => `${n} event${n === 1 ? "" : "s"}`;
   const markSelected = (read: boolean) => {
     run({ eventIds: selectedIds, read }, (n) => `${plural(n)} marked ${read ? "read" : "unread"}.`, `Could not mark the selection ${read ? "read" : "unread"}`);
     setSelected(new Set());
@@ -97,8 +101,9 @@ export function EventInbox({ projectId, canMark }: { projectId: string; canMark:
           </button>
         </div>
       ) : null}
-      <p role="status" data-testid="events-status" className="min-h-5 text-sm text-slate-800">
-        {status ?? (lastCount > 0 ? `${plural(lastCount)} arrived; marked New at the top.` : "")}
+      {/* Always mounted (a live region must exist before it speaks); takes no room while silent. */}
+      <p role="status" data-testid="events-status" className={status ? "text-sm text-slate-800" : "sr-only"}>
+        {status}
       </p>
 
       <InboxFiltersForm
@@ -109,7 +114,7 @@ export function EventInbox({ projectId, canMark }: { projectId: string; canMark:
           setStatus(null);
         }}
       />
-      {canMark ? (
+      {canMark && events.length > 0 ? (
         <SelectionBar
           loaded={events.length}
           selected={selectedIds.length}

@@ -9,12 +9,13 @@ import { useEffect, useRef, useState } from "react";
 export function useArrivals(ids: readonly string[] | undefined, resetKey: string) {
   const seen = useRef<Set<string> | null>(null);
   const [arrived, setArrived] = useState<ReadonlySet<string>>(new Set());
-  const [lastCount, setLastCount] = useState(0);
+  /** The latest arrival (a new object each time, so equal counts in a row still announce). */
+  const [latest, setLatest] = useState<{ count: number } | null>(null);
 
   useEffect(() => {
     seen.current = null;
     setArrived(new Set());
-    setLastCount(0);
+    setLatest(null);
   }, [resetKey]);
 
   useEffect(() => {
@@ -29,8 +30,8 @@ export function useArrivals(ids: readonly string[] | undefined, resetKey: string
     for (const id of ids) known.add(id);
     if (fresh.length === 0) return;
     setArrived((current) => new Set([...current, ...fresh]));
-    setLastCount(fresh.length);
+    setLatest({ count: fresh.length });
   }, [ids]);
 
-  return { arrived, lastCount };
+  return { arrived, latest };
 }

@@ -21,7 +21,7 @@ const MAX_POSITION = "9223372036854775807";
 
 export const SELECT_INBOX_PAGE = `SELECT id, project_id AS "projectId", user_id AS "userId", type, severity::text AS severity, title, description,
        asset_id AS "assetId", asset, facts, notify, created_at AS "createdAt", updated_at AS "updatedAt", read_at AS "readAt",
-       txid::text AS txid, seq::text AS seq
+       txid, seq
   FROM events
  WHERE project_id = $1::uuid AND (txid, seq) < ($2::bigint, $3::bigint)
    AND ($4::text[] IS NULL OR type = ANY ($4::text[]))
@@ -30,6 +30,8 @@ export const SELECT_INBOX_PAGE = `SELECT id, project_id AS "projectId", user_id 
  ORDER BY txid DESC, seq DESC
  LIMIT $7`;
 
+// txid and seq come back as strings from node-postgres (bigint); a `::text` output column would
+// make ORDER BY sort them as text (9 before 10).
 type InboxRow = Parameters<typeof serializeEvent>[0] & { txid: string; seq: string };
 
 /** A page of the inbox. An invalid `before` is 400 events/invalid-cursor, as in the feed. */

@@ -49,6 +49,21 @@ describe("the inbox", () => {
     expect(pages.flat()).toEqual(newestFirst);
   });
 
+  it("orders by transaction as a number, not as text (txid 100 is newer than 99)", async () => {
+    const { db } = await import("@/lib/db/client");
+    const q = await newProject();
+    const cookie = (await portalUser(q, "viewer")).cookie;
+    // Events as if recorded by transactions 9, 99 and 100 (older than every real one), oldest first.
+    for (const txid of [9n, 99n, 100n]) {
+      await db().event.create({ data: { projectId: q.projectId, txid, type: "asset.uploaded", severity: "low", title: `tx ${txid}`, facts: [] } });
+    }
+    const res = expectOk(await portal(cookie, "GET", `/projects/${q.projectId}/events?type=asset.uploaded&limit=2`));
+    expect(res.events.map((e: any) => e.title)).toEqual(["tx 100", "tx 99"]);
+    const rest = expectOk(await portal(cookie, "GET", `/projects/${q.projectId}/events?type=asset.uploaded&limit=2&cursor=${res.nextCursor}`));
+    expect(rest.events.map((e: any) => e.title)).toEqual(["tx 9"]);
+    expect(rest.nextCursor).toBeNull();
+  });
+
   it("filters by type, severity and read state", async () => {
     expect(ids((await inbox(member.cookie, "type=asset.flagged")).events)).toEqual(newest(ofType("asset.flagged")));
     const uploadedOrFlagged = feed.filter((e) => e.type === "asset.uploaded" || e.type === "asset.flagged");
