@@ -67,25 +67,11 @@ export function EventRow({
           <time className="ml-auto text-xs text-slate-700" dateTime={new Date(event.createdAt).toISOString()}>
             {formatDateTime(event.createdAt)}
           </time>
-        </div>
-        <p id={titleId} className={`mt-1 break-words text-slate-900 ${unread ? "font-semibold" : "font-medium"}`}>
-          {event.title}
-        </p>
-        {event.description ? <p className="mt-0.5 break-words text-sm text-slate-800">{event.description}</p> : null}
-        <div className="mt-2 flex flex-wrap items-center gap-3">
-          {event.assetId ? (
-            <Link
-              href={`/projects/${projectId}/assets/${event.assetId}`}
-              className="break-all text-sm font-medium text-blue-800 underline underline-offset-2 hover:text-blue-950"
-              data-testid="event-asset-link"
-            >
-              Open asset{name ? ` “${name}”` : ""}
-            </Link>
-          ) : null}
           {canMark ? (
+            // Beside the time, so a row without an asset link does not spend a line on the button alone.
             <button
               type="button"
-              className={buttonClass("ghost", "sm:ml-auto")}
+              className={buttonClass("ghost")}
               disabled={pending}
               onClick={() => onMark(unread)}
               aria-label={`${unread ? "Mark read" : "Mark unread"}: “${event.title}”`}
@@ -94,6 +80,21 @@ export function EventRow({
             </button>
           ) : null}
         </div>
+        <p id={titleId} className={`mt-1 break-words text-slate-900 ${unread ? "font-semibold" : "font-medium"}`}>
+          {event.title}
+        </p>
+        {event.description ? <p className="mt-0.5 break-words text-sm text-slate-800">{event.description}</p> : null}
+        {event.assetId ? (
+          <p className="mt-1.5">
+            <Link
+              href={`/projects/${projectId}/assets/${event.assetId}`}
+              className="break-all text-sm font-medium text-blue-800 underline underline-offset-2 hover:text-blue-950"
+              data-testid="event-asset-link"
+            >
+              Open asset{name ? ` “${name}”` : ""}
+            </Link>
+          </p>
+        ) : null}
       </div>
     </li>
   );
