@@ -151,6 +151,9 @@ test("shows the route's message when loading or marking fails, and recovers", as
 
   await page.route("**/api/portal/projects/*/events/read", (route) => route.fulfill(failure));
   await eventRows(page).first().getByRole("button", { name: /^Mark (read|unread)/ }).click();
-  await expect(page.getByTestId("events-error")).toContainText("The database is not answering. Nothing was changed.");
+  const refused = page.getByTestId("error-state");
+  await expect(refused).toContainText(/Could not mark “.+” (read|unread); nothing was changed/);
+  await expect(refused).toContainText("The database is not answering.");
+  await snap(page, "events-mark-error");
   await expectAccessible(page);
 });

@@ -20,7 +20,8 @@ export const NO_MARK_PERMISSION = "Your role can read events but not mark them r
 export function EventInbox({ projectId, canMark }: { projectId: string; canMark: boolean }) {
   const [filters, setFilters] = useState<InboxFilters>(EMPTY_FILTERS);
   const [selected, setSelected] = useState<ReadonlySet<string>>(new Set());
-  const [alertText, setAlert] = useState<string | null>(null);
+  /** A refused mark: what was tried (the title) and the route's error (message, or "sign in again"). */
+  const [failure, setFailure] = useState<{ title: string; error: unknown } | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const inbox = useInbox(projectId, filters);
   const unread = useUnreadCount(projectId);
@@ -45,10 +46,10 @@ export function EventInbox({ projectId, canMark }: { projectId: string; canMark:
   const selectedIds = events.filter((event) => selected.has(event.id)).map((event) => event.id);
 
   const run = (request: MarkRequest, done: (updated: number) => string, failed: string) => {
-    setAlert(null);
+    setFailure(null);
     mark.mutateAsync(request).then(
       ({ updated }) => setStatus(done(updated)),
-      (error: unknown) => setAlert(`${failed}: ${errorMessage(error)} Nothing was changed.`),
+      (error: unknown) => setFailure({ title: `${failed}; nothing was changed`, error }),
     );
   };
   const markSelected = (read: boolean) => {
@@ -93,14 +94,7 @@ export function EventInbox({ projectId, canMark }: { projectId: string; canMark:
           {NO_MARK_PERMISSION} Ask a project admin if you need it.
         </p>
       )}
-      {alertText ? (
-        <div role="alert" data-testid="events-error" className="flex items-start gap-3 rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
-          <p className="flex-1">{alertText}</p>
-          <button type="button" className="font-medium underline underline-offset-2" onClick={() => setAlert(null)}>
-            Dismiss
-          </button>
-        </div>
-      ) : null}
+      {failure ? <ErrorState error={failure.error} title={failure.title} /> : null}
       {/* Always mounted (a live region must exist before it speaks); takes no room while silent. */}
       <p role="status" data-testid="events-status" className={status ? "text-sm text-slate-800" : "sr-only"}>
         {status}
