@@ -64,14 +64,14 @@ export function EventRow({
           {isNew ? <Badge tone="success">New</Badge> : null}
           {event.severity === "high" ? <Badge tone="danger">High severity</Badge> : <Badge>Low severity</Badge>}
           <span className="text-xs text-slate-700">{isEventType(event.type) ? TYPE_LABELS[event.type] : event.type}</span>
-          <time className="ml-auto text-xs text-slate-700" dateTime={new Date(event.createdAt).toISOString()}>
+          <time className="text-xs text-slate-700 sm:ml-auto" dateTime={new Date(event.createdAt).toISOString()}>
             {formatDateTime(event.createdAt)}
           </time>
           {canMark ? (
             // Beside the time, so a row without an asset link does not spend a line on the button alone.
             <button
               type="button"
-              className={buttonClass("ghost")}
+              className={buttonClass("ghost", "ml-auto sm:ml-0")}
               disabled={pending}
               onClick={() => onMark(unread)}
               aria-label={`${unread ? "Mark read" : "Mark unread"}: “${event.title}”`}

@@ -3,6 +3,15 @@
 import { useEffect, useRef, useState } from "react";
 
 /**
+ * The ids (newest first) above every id seen before: new arrivals. Unseen ids below a seen one are
+ * older pages ("Load more"), not news; with none seen, all of them are new (more than a page came).
+ */
+export function freshIds(ids: readonly string[], seen: ReadonlySet<string>): string[] {
+  const firstSeen = ids.findIndex((id) => seen.has(id));
+  return firstSeen < 0 ? [...ids] : ids.slice(0, firstSeen);
+}
+
+/**
  * Which events arrived by polling since the list was first shown: ids above the newest event seen
  * before (older pages loaded with "Load more" are not news). `resetKey` (the filters) starts over.
  */
@@ -24,10 +33,8 @@ export function useArrivals(ids: readonly string[] | undefined, resetKey: string
       seen.current = new Set(ids);
       return;
     }
-    const known = seen.current;
-    const firstKnown = ids.findIndex((id) => known.has(id));
-    const fresh = (firstKnown < 0 ? ids : ids.slice(0, firstKnown)).filter((id) => !known.has(id));
-    for (const id of ids) known.add(id);
+    const fresh = freshIds(ids, seen.current);
+    for (const id of ids) seen.current.add(id);
     if (fresh.length === 0) return;
     setArrived((current) => new Set([...current, ...fresh]));
     setLatest({ count: fresh.length });
