@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Page } from "@playwright/test";
-import { Api } from "./seed";
+import { adminCli, Api } from "./seed";
 import { expect, expectAccessible, signIn, snap, test } from "./support";
 import type { E2eEnv } from "./env";
 
@@ -126,6 +126,19 @@ test("a viewer reads the inbox but cannot mark, and is told why", async ({ page,
   await expect(page.getByRole("button", { name: /Mark/ })).toHaveCount(0);
   await expect(page.getByRole("checkbox")).toHaveCount(0);
   await snap(page, "events-viewer");
+  await expectAccessible(page);
+});
+
+test("a custom member without events:read is refused the page, and the navigation has no Events link", async ({ page, env }) => {
+  const email = `no-events-${randomUUID().slice(0, 8)}@e2e.sieve.test`;
+  const password = "No-events-Pa55word!";
+  const args = ["create-user", "--email", email, "--password", password, "--name", "Nora Noevents", "--project", env.console.events.id, "--role", "custom"];
+  const { userId } = await adminCli(env.databaseUrl, env.dataDir, [...args, "--permissions", "assets:read"]);
+  await signIn(page, { email, password, name: "Nora Noevents", userId: userId as string }, inboxPath(env));
+  await expect(page.getByTestId("not-allowed")).toContainText("events:read");
+  await expect(navEvents(page)).toHaveCount(0);
+  await expect(eventRows(page)).toHaveCount(0);
+  await snap(page, "events-not-allowed");
   await expectAccessible(page);
 });
 

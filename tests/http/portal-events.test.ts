@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { BENIGN, THREAT, allEvents, createText } from "./events-support";
-import { portal, portalUser, type PortalUser } from "./portal-support";
-import { baseUrl, expectError, expectOk, newProject, type TestProject } from "./support";
+import { portal, portalUser, sessionCookie, type PortalUser } from "./portal-support";
+import { admin, baseUrl, expectError, expectOk, newProject, type TestProject } from "./support";
 
 /** The events inbox's portal routes: newest first, keyset pages, filters, marks, the unread count, roles. */
 
@@ -125,6 +125,16 @@ describe("who may", () => {
     expect(ids((await inbox(viewer.cookie)).events)).toEqual(newest(feed));
     expectError(await mark(viewer.cookie, [feed[0].id], false), 403, "auth/insufficient-permissions");
     expectError(await portal(viewer.cookie, "POST", `/projects/${p.projectId}/events/read-all`, { json: {} }), 403, "auth/insufficient-permissions");
+  });
+
+  it("refuses a custom member without events:read (403), reading and marking alike", async () => {
+    const email = `custom-${crypto.randomUUID()}@example.test`;
+    const args = ["create-user", "--email", email, "--password", "password-1", "--name", "Cus Tom", "--project", p.projectId, "--role", "custom"];
+    const cookie = await sessionCookie((await admin(...args, "--permissions", "assets:read")).userId);
+    for (const path of ["/events", "/events/unread-count"]) {
+      expectError(await portal(cookie, "GET", `/projects/${p.projectId}${path}`), 403, "auth/insufficient-permissions");
+    }
+    expectError(await mark(cookie, [feed[0].id], true), 403, "auth/insufficient-permissions");
   });
 
   it("answers 404 project/not-found to a non-member and 401 without a session", async () => {
