@@ -2,6 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { signOutAction } from "@/app/actions/session";
 import type { PortalProject, PortalUser } from "@/lib/portal/types";
+import { UnreadBadge } from "@/components/events/unread-badge";
 import { ProjectNav } from "./project-nav";
 import { ProjectSwitcher } from "./project-switcher";
 
@@ -63,7 +64,12 @@ export function PortalShell({ user, project, children }: { user: PortalUser; pro
         Skip to content
       </a>
       <PortalHeader user={user} project={project} />
-      {project ? <ProjectNav project={project} /> : null}
+      {project ? (
+        <ProjectNav
+          project={project}
+          badges={project.permissions.includes("events:read") ? { events: <UnreadBadge projectId={project.id} /> } : undefined}
+        />
+      ) : null}
       <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6">
         {children}
       </main>

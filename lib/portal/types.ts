@@ -5,6 +5,7 @@
 import type { ApiAsset } from "@/lib/assets/serialize";
 import type { ApiKeySummary } from "@/lib/auth/api-key-admin";
 import type { Permission } from "@/lib/auth/permissions";
+import type { ApiEvent } from "@/lib/events/schemas";
 import type { Category, Likelihood } from "@/lib/moderation/report";
 
 export type { ApiAsset };
@@ -178,4 +179,17 @@ export interface PortalInvitation {
 export interface CreatedInvitation {
   invitation: PortalInvitation;
   path: string;
+
+/** The events inbox (GET /api/portal/projects/:projectId/events): the API's Event objects, newest first. */
+export type InboxEvent = ApiEvent;
+
+export interface InboxPage {
+  events: InboxEvent[];
+  /** The next (older) page's cursor; null at the end. */
+  nextCursor: string | null;
+}
+
+export interface UnreadCount {
+  unread: number;
+  unreadHigh: number;
 }
