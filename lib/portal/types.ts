@@ -179,6 +179,7 @@ export interface PortalInvitation {
 export interface CreatedInvitation {
   invitation: PortalInvitation;
   path: string;
+}
 
 /** The events inbox (GET /api/portal/projects/:projectId/events): the API's Event objects, newest first. */
 export type InboxEvent = ApiEvent;
