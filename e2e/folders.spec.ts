@@ -96,7 +96,7 @@ test("an admin creates, renames, moves and deletes folders, and the spec's rules
   await page.getByRole("button", { name: "Move folder to…" }).click();
   await page.getByLabel(`Move “${summer}” into`).selectOption({ label: "Project root (no folder)" });
   await page.getByRole("button", { name: "Move folder", exact: true }).click();
-  await expect(notice(page)).toContainText(`Moved “${summer}” to Project root (no folder).`);
+  await expect(notice(page)).toContainText(`Moved “${summer}” to the project root.`);
   const moved = (await api(env).call<{ folders: { name: string; parentId: string | null }[] }>("GET", `/projects/${project(env).id}/folders`)).folders.find((f) => f.name === summer);
   expect(moved?.parentId).toBeNull();
 
@@ -153,6 +153,28 @@ test("assets move into a folder with the keyboard, and the folder's list filters
   await snap(page, "folders-folder-assets");
   await page.getByRole("link", { name: `kb-${tag}-beta.txt` }).click();
   await expect(page).toHaveURL(new RegExp(`/projects/${project(env).id}/assets/${ids[1]}$`));
+});
+
+test("a folder's assets come in pages of the chosen size", async ({ page, env }) => {
+  const tag = unique();
+  const folder = await api(env).call("POST", `/projects/${project(env).id}/folders`, { name: `Pages ${tag}` });
+  for (let i = 0; i < 11; i++) {
+    const id = await textAsset(env, `page-${tag}-${String(i).padStart(2, "0")}.txt`);
+    await api(env).call("POST", `/assets/${id}/move`, { folderId: folder.id });
+  }
+  await signIn(page, env.users.member, pagePath(env));
+  await treeItem(page, `Pages ${tag}`).click();
+  await page.getByLabel("Per page").selectOption("10");
+  await page.getByLabel("Order").selectOption({ label: "Name A–Z" });
+  await expect(page.getByTestId("asset-page-status")).toHaveText("Page 1 of 2 · 11 assets");
+  await expect(page.getByTestId("folder-asset-row")).toHaveCount(10);
+  await page.getByRole("button", { name: "Next page" }).click();
+  await expect(page.getByTestId("asset-page-status")).toHaveText("Page 2 of 2 · 11 assets");
+  await expect(page.getByTestId("folder-asset-row")).toHaveCount(1);
+  await expect(page.getByTestId("folder-asset-row")).toContainText(`page-${tag}-10.txt`);
+  await expect(page.getByRole("button", { name: "Next page" })).toBeDisabled();
+  await page.getByRole("button", { name: "Previous page" }).click();
+  await expect(page.getByTestId("folder-asset-row").first()).toContainText(`page-${tag}-00.txt`);
 });
 
 test("dragging an asset onto a folder moves it; dragging a folder into its subfolder is refused in words", async ({ page, env }) => {

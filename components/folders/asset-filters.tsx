@@ -56,7 +56,7 @@ export function AssetFiltersForm({ filters, onChange }: { filters: AssetListFilt
   const set = <K extends keyof AssetListFilters>(key: K, value: AssetListFilters[K]) => onChange({ ...filters, [key]: value });
   const changed = filtersChanged(filters);
   return (
-    <form aria-label="Asset filters" className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-6" onSubmit={(event) => event.preventDefault()}>
+    <form aria-label="Asset filters" className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-7" onSubmit={(event) => event.preventDefault()}>
       <div className="col-span-2 sm:col-span-3 xl:col-span-2">
         <Field id={id("name")} label="Name contains">
           <input id={id("name")} type="search" className={inputClass} value={filters.name} maxLength={200} onChange={(e) => set("name", e.target.value)} />
@@ -100,7 +100,7 @@ export function AssetFiltersForm({ filters, onChange }: { filters: AssetListFilt
           ))}
         </select>
       </Field>
-      <div className="col-span-2 flex items-end sm:col-span-3 xl:col-span-6">
+      <div className="flex items-end">
         <button type="button" className={buttonClass("secondary")} disabled={!changed} onClick={() => onChange(DEFAULT_FILTERS)}>
           Reset filters
         </button>

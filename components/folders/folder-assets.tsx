@@ -101,17 +101,23 @@ export function FolderAssets({
           <AssetTable projectId={projectId} items={items} selected={selected} canWrite={canWrite} onToggle={toggle} />
         </div>
       )}
-      <nav aria-label="Asset pages" className="flex flex-wrap items-center gap-3">
-        <button type="button" className={buttonClass("secondary")} disabled={pageIndex === 0} onClick={() => setPageIndex(pageIndex - 1)}>
-          Previous page
-        </button>
-        <span className="text-sm text-slate-800" data-testid="asset-page-status" aria-live="polite">
-          Page {Math.min(pageIndex + 1, pages)} of {pages} · {total} asset{total === 1 ? "" : "s"}
-        </span>
-        <button type="button" className={buttonClass("secondary")} disabled={!query.data?.hasMore} onClick={() => setPageIndex(pageIndex + 1)}>
-          Next page
-        </button>
-      </nav>
+      {query.data && !query.isError ? (
+        <nav aria-label="Asset pages" className="flex flex-wrap items-center gap-3">
+          {pages > 1 || pageIndex > 0 ? (
+            <button type="button" className={buttonClass("secondary")} disabled={pageIndex === 0} onClick={() => setPageIndex(pageIndex - 1)}>
+              Previous page
+            </button>
+          ) : null}
+          <span className="text-sm text-slate-800" data-testid="asset-page-status" aria-live="polite">
+            Page {Math.min(pageIndex + 1, pages)} of {pages} · {total} asset{total === 1 ? "" : "s"}
+          </span>
+          {pages > 1 || pageIndex > 0 ? (
+            <button type="button" className={buttonClass("secondary")} disabled={!query.data.hasMore} onClick={() => setPageIndex(pageIndex + 1)}>
+              Next page
+            </button>
+          ) : null}
+        </nav>
+      ) : null}
     </section>
   );
 }

@@ -77,7 +77,7 @@ export function FolderBrowser({ projectId, canWrite, role }: { projectId: string
         </div>
         {canWrite ? (
           <FolderActions
-            key={current}
+            key={`actions-${current}`}
             projectId={projectId}
             node={node}
             options={options}
@@ -91,7 +91,7 @@ export function FolderBrowser({ projectId, canWrite, role }: { projectId: string
             You can look at folders and their assets, but your role ({role}) does not allow changing them (it needs the “assets:write” permission).
           </p>
         )}
-        <FolderAssets key={current} projectId={projectId} folderId={current} folderLabel={labelOf(current)} canWrite={canWrite} options={options} movePending={moveAssets.isPending} onMove={moveAssetsTo} />
+        <FolderAssets key={`assets-${current}`} projectId={projectId} folderId={current} folderLabel={labelOf(current)} canWrite={canWrite} options={options} movePending={moveAssets.isPending} onMove={moveAssetsTo} />
       </div>
     </div>
   );

@@ -13,6 +13,19 @@ interface TreeProps {
   onDrop: (target: string, dropped: Dropped) => void;
 }
 
+/** Drawn, not an emoji: the browser may have no emoji font. Decorative (the name is the label). */
+function Icon({ kind }: { kind: "folder" | "root" }) {
+  const path =
+    kind === "folder"
+      ? "M2 5.5A1.5 1.5 0 0 1 3.5 4h4l1.5 2h7.5A1.5 1.5 0 0 1 18 7.5v7a1.5 1.5 0 0 1-1.5 1.5h-13A1.5 1.5 0 0 1 2 14.5z"
+      : "M3 9.5 10 4l7 5.5V16a1 1 0 0 1-1 1h-4v-4H8v4H4a1 1 0 0 1-1-1z";
+  return (
+    <svg aria-hidden="true" viewBox="0 0 20 20" className="size-4 shrink-0 fill-none stroke-current stroke-[1.5] text-slate-600">
+      <path d={path} strokeLinejoin="round" />
+    </svg>
+  );
+}
+
 /** A place in the tree that can be chosen, and (for writers) dropped on. */
 function TreeButton({ id, selected, canWrite, onSelect, onDrop, draggable, children }: Omit<TreeProps, "nodes"> & { id: string; draggable: boolean; children: ReactNode }) {
   const [over, setOver] = useState(false);
@@ -74,7 +87,7 @@ function Branch({ node, ...props }: Omit<TreeProps, "nodes"> & { node: FolderNod
           <span className="size-8 shrink-0" aria-hidden="true" />
         )}
         <TreeButton id={folder.id} draggable {...props}>
-          <span aria-hidden="true">📁</span>
+          <Icon kind="folder" />
           <span className="truncate">{folder.name}</span>
         </TreeButton>
       </div>
@@ -99,7 +112,7 @@ export function FolderTree({ nodes, ...props }: TreeProps) {
       <ul className="space-y-0.5">
         <li>
           <TreeButton id={ROOT} draggable={false} {...props}>
-            <span aria-hidden="true">🏠</span>
+            <Icon kind="root" />
             <span className="truncate">{ROOT_LABEL}</span>
           </TreeButton>
           {nodes.length > 0 ? (
