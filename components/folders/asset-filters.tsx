@@ -56,8 +56,8 @@ export function AssetFiltersForm({ filters, onChange }: { filters: AssetListFilt
   const set = <K extends keyof AssetListFilters>(key: K, value: AssetListFilters[K]) => onChange({ ...filters, [key]: value });
   const changed = filtersChanged(filters);
   return (
-    <form aria-label="Asset filters" className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-7" onSubmit={(event) => event.preventDefault()}>
-      <div className="col-span-2 sm:col-span-3 xl:col-span-2">
+    <form aria-label="Asset filters" className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-[minmax(10rem,1.4fr)_repeat(2,minmax(7rem,1fr))_minmax(11rem,1.2fr)_minmax(5rem,0.6fr)_auto]" onSubmit={(event) => event.preventDefault()}>
+      <div className="col-span-2 sm:col-span-3 xl:col-span-1">
         <Field id={id("name")} label="Name contains">
           <input id={id("name")} type="search" className={inputClass} value={filters.name} maxLength={200} onChange={(e) => set("name", e.target.value)} />
         </Field>

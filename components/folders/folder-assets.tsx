@@ -77,7 +77,7 @@ export function FolderAssets({
         Assets in {folderLabel}
       </h2>
       <AssetFiltersForm filters={filters} onChange={changeFilters} />
-      {canWrite ? (
+      {canWrite && items.length > 0 ? (
         <MoveAssetsBar
           count={selected.size}
           allSelected={items.length > 0 && items.every((item) => selected.has(item.id))}
@@ -94,14 +94,18 @@ export function FolderAssets({
         <ErrorState error={query.error} title="Could not load the assets" onRetry={() => void query.refetch()} />
       ) : items.length === 0 ? (
         <EmptyState title={total === 0 && pageIndex === 0 ? "No assets here" : "Nothing on this page"}>
-          {!filtersChanged({ ...filters, sort: DEFAULT_FILTERS.sort, pageSize: DEFAULT_FILTERS.pageSize }) ? "Move assets here with “Move selected to…” or by dragging them onto a folder." : "No asset matches these filters."}
+          {filtersChanged({ ...filters, sort: DEFAULT_FILTERS.sort, pageSize: DEFAULT_FILTERS.pageSize })
+            ? "No asset matches these filters."
+            : canWrite
+              ? "Move assets here with “Move selected to…” or by dragging them onto a folder."
+              : "No asset is directly in this folder."}
         </EmptyState>
       ) : (
         <div aria-busy={query.isFetching} className={query.isPlaceholderData ? "opacity-60" : undefined}>
           <AssetTable projectId={projectId} items={items} selected={selected} canWrite={canWrite} onToggle={toggle} />
         </div>
       )}
-      {query.data && !query.isError ? (
+      {query.data && !query.isError && (total > 0 || pageIndex > 0) ? (
         <nav aria-label="Asset pages" className="flex flex-wrap items-center gap-3">
           {pages > 1 || pageIndex > 0 ? (
             <button type="button" className={buttonClass("secondary")} disabled={pageIndex === 0} onClick={() => setPageIndex(pageIndex - 1)}>
