@@ -1,9 +1,10 @@
 "use client";
 
-import { useId, type ReactNode } from "react";
+import { useId } from "react";
 import type { FolderAssetFilters } from "@/lib/portal/types";
 import { ASSET_TYPE_LABELS } from "@/components/assets/report-labels";
 import { buttonClass, inputClass, labelClass } from "@/components/portal/styles";
+import { Choice } from "./choice";
 
 /** The filters of the API's asset list that a person uses; "" means any. */
 export interface AssetListFilters {
@@ -38,70 +39,27 @@ const SORT_LABELS = {
   sizeInBytes: "Smallest first",
 } as const satisfies Record<AssetListFilters["sort"], string>;
 
-function Field({ id, label, children }: { id: string; label: string; children: ReactNode }) {
-  return (
-    <div className="space-y-1">
-      <label htmlFor={id} className={labelClass}>
-        {label}
-      </label>
-      {children}
-    </div>
-  );
-}
+const PAGE_SIZES = { 10: "10", 20: "20", 50: "50", 100: "100" };
 
 /** Changes apply at once; the name search waits for typing to pause (see FolderAssets). */
 export function AssetFiltersForm({ filters, onChange }: { filters: AssetListFilters; onChange: (next: AssetListFilters) => void }) {
   const base = useId();
   const id = (name: string) => `${base}-${name}`;
-  const set = <K extends keyof AssetListFilters>(key: K, value: AssetListFilters[K]) => onChange({ ...filters, [key]: value });
-  const changed = filtersChanged(filters);
+  const set = (patch: Partial<AssetListFilters>) => onChange({ ...filters, ...patch });
   return (
     <form aria-label="Asset filters" className="grid grid-cols-2 gap-3 sm:grid-cols-3 xl:grid-cols-[minmax(10rem,1.4fr)_repeat(2,minmax(7rem,1fr))_minmax(11rem,1.2fr)_minmax(5rem,0.6fr)_auto]" onSubmit={(event) => event.preventDefault()}>
-      <div className="col-span-2 sm:col-span-3 xl:col-span-1">
-        <Field id={id("name")} label="Name contains">
-          <input id={id("name")} type="search" className={inputClass} value={filters.name} maxLength={200} onChange={(e) => set("name", e.target.value)} />
-        </Field>
+      <div className="col-span-2 space-y-1 sm:col-span-3 xl:col-span-1">
+        <label htmlFor={id("name")} className={labelClass}>
+          Name contains
+        </label>
+        <input id={id("name")} type="search" className={inputClass} value={filters.name} maxLength={200} onChange={(e) => set({ name: e.target.value })} />
       </div>
-      <Field id={id("type")} label="Type">
-        <select id={id("type")} className={inputClass} value={filters.type} onChange={(e) => set("type", e.target.value as AssetListFilters["type"])}>
-          <option value="">All types</option>
-          {Object.entries(ASSET_TYPE_LABELS).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </Field>
-      <Field id={id("status")} label="Status">
-        <select id={id("status")} className={inputClass} value={filters.status} onChange={(e) => set("status", e.target.value as AssetListFilters["status"])}>
-          <option value="">Any status</option>
-          {Object.entries(STATUS_LABELS).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </Field>
-      <Field id={id("sort")} label="Order">
-        <select id={id("sort")} className={inputClass} value={filters.sort} onChange={(e) => set("sort", e.target.value as AssetListFilters["sort"])}>
-          {Object.entries(SORT_LABELS).map(([value, label]) => (
-            <option key={value} value={value}>
-              {label}
-            </option>
-          ))}
-        </select>
-      </Field>
-      <Field id={id("size")} label="Per page">
-        <select id={id("size")} className={inputClass} value={filters.pageSize} onChange={(e) => set("pageSize", Number(e.target.value))}>
-          {[10, 20, 50, 100].map((size) => (
-            <option key={size} value={size}>
-              {size}
-            </option>
-          ))}
-        </select>
-      </Field>
+      <Choice id={id("type")} label="Type" value={filters.type} any="All types" choices={ASSET_TYPE_LABELS} onPick={(v) => set({ type: v as AssetListFilters["type"] })} />
+      <Choice id={id("status")} label="Status" value={filters.status} any="Any status" choices={STATUS_LABELS} onPick={(v) => set({ status: v as AssetListFilters["status"] })} />
+      <Choice id={id("sort")} label="Order" value={filters.sort} choices={SORT_LABELS} onPick={(v) => set({ sort: v as AssetListFilters["sort"] })} />
+      <Choice id={id("size")} label="Per page" value={filters.pageSize} choices={PAGE_SIZES} onPick={(v) => set({ pageSize: Number(v) })} />
       <div className="flex items-end">
-        <button type="button" className={buttonClass("secondary")} disabled={!changed} onClick={() => onChange(DEFAULT_FILTERS)}>
+        <button type="button" className={buttonClass("secondary")} disabled={!filtersChanged(filters)} onClick={() => onChange(DEFAULT_FILTERS)}>
           Reset filters
         </button>
       </div>

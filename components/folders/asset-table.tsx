@@ -26,20 +26,36 @@ export function AssetTable({
   selected,
   canWrite,
   onToggle,
+  onSelectAll,
 }: {
   projectId: string;
   items: FolderAsset[];
   selected: ReadonlySet<string>;
   canWrite: boolean;
   onToggle: (id: string, on: boolean) => void;
+  onSelectAll: (on: boolean) => void;
 }) {
+  const allSelected = items.length > 0 && items.every((item) => selected.has(item.id));
   return (
     <div className="overflow-x-auto rounded-lg border border-slate-300 bg-white">
       <table className="w-full text-left text-sm" data-testid="folder-assets">
         <caption className="sr-only">Assets in this folder</caption>
         <thead className="border-b border-slate-300 bg-slate-50 text-slate-800">
           <tr>
-            {canWrite ? <th scope="col" className="w-10 px-3 py-2"><span className="sr-only">Select</span></th> : null}
+            {canWrite ? (
+              <th scope="col" className="w-10 px-3 py-2">
+                <input
+                  type="checkbox"
+                  className="size-4 accent-blue-700"
+                  aria-label="Select all on this page"
+                  checked={allSelected}
+                  ref={(box) => {
+                    if (box) box.indeterminate = selected.size > 0 && !allSelected;
+                  }}
+                  onChange={(event) => onSelectAll(event.target.checked)}
+                />
+              </th>
+            ) : null}
             <th scope="col" className="px-3 py-2 font-semibold">Name</th>
             <th scope="col" className="px-3 py-2 font-semibold">Type</th>
             <th scope="col" className="px-3 py-2 font-semibold">Status</th>

@@ -4,6 +4,7 @@ import { useId, useState, type FormEvent } from "react";
 import { buttonClass } from "@/components/portal/styles";
 import { explainError, ROOT, subtreeIds, type FolderNode } from "./folder-model";
 import { FolderPicker } from "./folder-picker";
+import { FormButtons } from "./form-buttons";
 import { useCreateFolder, useDeleteFolder, useMoveFolder, useRenameFolder } from "./hooks";
 import { NameForm } from "./name-form";
 
@@ -97,14 +98,7 @@ export function FolderActions({ projectId, node, options, onDone }: ActionsProps
             A folder with the same name must not already be in the destination.
           </p>
           {error(move) ? <p role="alert" className="text-sm text-red-800">{error(move)}</p> : null}
-          <div className="flex gap-2">
-            <button type="submit" className={buttonClass("primary")} disabled={!destination || move.isPending}>
-              {move.isPending ? "Moving…" : "Move folder"}
-            </button>
-            <button type="button" className={buttonClass("secondary")} onClick={() => setMode(null)}>
-              Cancel
-            </button>
-          </div>
+          <FormButtons label="Move folder" pendingLabel="Moving…" pending={move.isPending} disabled={!destination} onCancel={() => setMode(null)} />
         </form>
       ) : null}
       {mode === "delete" && folder ? (
@@ -113,19 +107,14 @@ export function FolderActions({ projectId, node, options, onDone }: ActionsProps
             Delete “{folder.name}”? Only an empty folder can be deleted (no subfolders, no assets).
           </p>
           {error(remove) ? <p role="alert" className="text-sm text-red-800">{error(remove)}</p> : null}
-          <div className="flex gap-2">
-            <button
-              type="button"
-              className={buttonClass("reject")}
-              disabled={remove.isPending}
-              onClick={() => remove.mutate(folder.id, { onSuccess: () => finish(`Deleted “${folder.name}”.`, folder.parentId ?? ROOT) })}
-            >
-              {remove.isPending ? "Deleting…" : "Delete folder"}
-            </button>
-            <button type="button" className={buttonClass("secondary")} onClick={() => setMode(null)}>
-              Cancel
-            </button>
-          </div>
+          <FormButtons
+            label="Delete folder"
+            pendingLabel="Deleting…"
+            pending={remove.isPending}
+            danger
+            onConfirm={() => remove.mutate(folder.id, { onSuccess: () => finish(`Deleted “${folder.name}”.`, folder.parentId ?? ROOT) })}
+            onCancel={() => setMode(null)}
+          />
         </div>
       ) : null}
     </section>

@@ -80,11 +80,9 @@ export function FolderAssets({
       {canWrite && items.length > 0 ? (
         <MoveAssetsBar
           count={selected.size}
-          allSelected={items.length > 0 && items.every((item) => selected.has(item.id))}
           current={folderId}
           options={options}
           pending={movePending}
-          onSelectAll={(on) => setSelected(on ? new Set(items.map((item) => item.id)) : new Set())}
           onMove={(destination) => onMove([...selected], destination, () => setSelected(new Set()))}
         />
       ) : null}
@@ -102,7 +100,7 @@ export function FolderAssets({
         </EmptyState>
       ) : (
         <div aria-busy={query.isFetching} className={query.isPlaceholderData ? "opacity-60" : undefined}>
-          <AssetTable projectId={projectId} items={items} selected={selected} canWrite={canWrite} onToggle={toggle} />
+          <AssetTable projectId={projectId} items={items} selected={selected} canWrite={canWrite} onToggle={toggle} onSelectAll={(on) => setSelected(on ? new Set(items.map((item) => item.id)) : new Set())} />
         </div>
       )}
       {query.data && !query.isError && (total > 0 || pageIndex > 0) ? (

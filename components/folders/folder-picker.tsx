@@ -1,6 +1,6 @@
 "use client";
 
-import { inputClass, labelClass } from "@/components/portal/styles";
+import { Choice } from "./choice";
 import { ROOT, ROOT_LABEL } from "./folder-model";
 
 /** A destination chooser: the project root, then every folder as "Parent / Child", minus `exclude`. */
@@ -19,22 +19,7 @@ export function FolderPicker({
   exclude?: ReadonlySet<string>;
   onChange: (value: string) => void;
 }) {
-  return (
-    <div className="space-y-1">
-      <label htmlFor={id} className={labelClass}>
-        {label}
-      </label>
-      <select id={id} className={inputClass} value={value} onChange={(event) => onChange(event.target.value)}>
-        <option value="">Choose a folder…</option>
-        <option value={ROOT}>{ROOT_LABEL}</option>
-        {options
-          .filter((option) => !exclude.has(option.id))
-          .map((option) => (
-            <option key={option.id} value={option.id}>
-              {option.label}
-            </option>
-          ))}
-      </select>
-    </div>
-  );
+  // Folder ids are UUIDs, never integer-like keys, so the object keeps this order.
+  const choices = { [ROOT]: ROOT_LABEL, ...Object.fromEntries(options.filter((option) => !exclude.has(option.id)).map((option) => [option.id, option.label])) };
+  return <Choice id={id} label={label} value={value} any="Choose a folder…" choices={choices} onPick={onChange} />;
 }

@@ -67,6 +67,17 @@ function TreeButton({ id, selected, canWrite, onSelect, onDrop, draggable, child
   );
 }
 
+function Branches({ nodes, ...props }: TreeProps) {
+  if (nodes.length === 0) return null;
+  return (
+    <ul>
+      {nodes.map((node) => (
+        <Branch key={node.folder.id} node={node} {...props} />
+      ))}
+    </ul>
+  );
+}
+
 function Branch({ node, ...props }: Omit<TreeProps, "nodes"> & { node: FolderNode }) {
   const [open, setOpen] = useState(true);
   const { folder, children } = node;
@@ -91,13 +102,7 @@ function Branch({ node, ...props }: Omit<TreeProps, "nodes"> & { node: FolderNod
           <span className="truncate">{folder.name}</span>
         </TreeButton>
       </div>
-      {open && children.length > 0 ? (
-        <ul>
-          {children.map((child) => (
-            <Branch key={child.folder.id} node={child} {...props} />
-          ))}
-        </ul>
-      ) : null}
+      {open ? <Branches nodes={children} {...props} /> : null}
     </li>
   );
 }
@@ -115,13 +120,7 @@ export function FolderTree({ nodes, ...props }: TreeProps) {
             <Icon kind="root" />
             <span className="truncate">{ROOT_LABEL}</span>
           </TreeButton>
-          {nodes.length > 0 ? (
-            <ul>
-              {nodes.map((node) => (
-                <Branch key={node.folder.id} node={node} {...props} />
-              ))}
-            </ul>
-          ) : null}
+          <Branches nodes={nodes} {...props} />
         </li>
       </ul>
     </nav>

@@ -1,7 +1,8 @@
 "use client";
 
 import { useEffect, useId, useRef, useState, type FormEvent } from "react";
-import { buttonClass, inputClass, labelClass } from "@/components/portal/styles";
+import { inputClass, labelClass } from "@/components/portal/styles";
+import { FormButtons } from "./form-buttons";
 
 /** The spec's folder name rule (lib/folders/schemas.ts), checked before sending so the reason shows at once. */
 export function nameProblem(name: string): string | null {
@@ -65,14 +66,7 @@ export function NameForm({
           {shown}
         </p>
       ) : null}
-      <div className="flex gap-2">
-        <button type="submit" className={buttonClass("primary")} disabled={pending}>
-          {pending ? "Saving…" : submitLabel}
-        </button>
-        <button type="button" className={buttonClass("secondary")} onClick={onCancel}>
-          Cancel
-        </button>
-      </div>
+      <FormButtons label={submitLabel} pendingLabel="Saving…" pending={pending} onCancel={onCancel} />
     </form>
   );
 }
