@@ -224,3 +224,21 @@ test("an outsider gets the project's not-found page", async ({ page, env }) => {
   await signIn(page, env.users.outsider, pagePath(env));
   await expect(page.getByRole("heading", { name: "Folders", level: 1 })).toHaveCount(0);
 });
+
+test.describe("on a phone-sized screen", () => {
+  test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+  test("an admin's folders page fits the width and passes axe", async ({ page, env }) => {
+    const tag = unique();
+    const folder = await api(env).call("POST", `/projects/${project(env).id}/folders`, { name: `Phone ${tag}` });
+    const id = await textAsset(env, `phone-${tag}-a-rather-long-asset-name-that-must-not-widen-the-page.txt`);
+    await api(env).call("POST", `/assets/${id}/move`, { folderId: folder.id });
+    await signIn(page, env.users.admin, pagePath(env));
+    await treeItem(page, `Phone ${tag}`).click();
+    await expect(page.getByTestId("folder-asset-row")).toHaveCount(1);
+    await page.getByRole("button", { name: "Move folder to…" }).click();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth + 1), "no horizontal scrolling").toBe(true);
+    await expectAccessible(page);
+    await snap(page, "folders-admin-phone");
+  });
+});

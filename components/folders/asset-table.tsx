@@ -89,7 +89,7 @@ export function AssetTable({
                   />
                 </td>
               ) : null}
-              <td className="max-w-64 truncate px-3 py-2">
+              <td className="max-w-40 truncate px-3 py-2 sm:max-w-64">
                 <Link href={`/projects/${projectId}/assets/${asset.id}`} className="font-medium text-blue-800 underline-offset-2 hover:underline">
                   {asset.name}
                 </Link>
