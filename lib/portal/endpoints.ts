@@ -42,7 +42,8 @@ export const bulkReviewBody = reviewBody.extend({
     .refine((ids) => new Set(ids.map((id) => id.toLowerCase())).size === ids.length, "must not repeat an asset id"),
 });
 
-export const base = { tag: "Portal", auth: "session" as const, response: { description: "See lib/portal/types.ts" } };
+export const PORTAL_BASE = { tag: "Portal", auth: "session" as const, response: { description: "See lib/portal/types.ts" } };
+const base = PORTAL_BASE;
 
 export const portalMeEndpoint = defineEndpoint({ ...base, operationId: "portalMe", method: "GET", path: "/me", summary: "The signed-in user", errors: SESSION_ERRORS });
 export const portalPreferencesEndpoint = defineEndpoint({

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { projectParams, text, uuid } from "@/lib/core/schemas";
 import { defineEndpoint, JSON_BODY_ERRORS } from "@/lib/http/endpoint";
-import { base, SESSION_ERRORS } from "@/lib/portal/endpoints";
+import { PORTAL_BASE, SESSION_ERRORS } from "@/lib/portal/endpoints";
 
 /** The owner console's API keys page: project admins only (keys are not an API permission). */
 export const API_KEY_NAME_MAX = 100;
@@ -18,7 +18,7 @@ export const createApiKeyBody = z.strictObject({
 });
 
 const keyParams = projectParams.extend({ keyId: uuid });
-const admin = { ...base, adminOnly: true } as const;
+const admin = { ...PORTAL_BASE, adminOnly: true } as const;
 
 export const portalApiKeysEndpoint = defineEndpoint({
   ...admin,

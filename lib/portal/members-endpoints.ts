@@ -2,7 +2,7 @@ import { z } from "zod";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { projectParams, uuid } from "@/lib/core/schemas";
 import { defineEndpoint, JSON_BODY_ERRORS } from "@/lib/http/endpoint";
-import { base, SESSION_ERRORS } from "@/lib/portal/endpoints";
+import { PORTAL_BASE, SESSION_ERRORS } from "@/lib/portal/endpoints";
 import { MEMBER_ROLES } from "@/lib/projects/members";
 
 /** The owner console's members page and invitations: project admins only. */
@@ -20,7 +20,7 @@ export const roleBody = z
     if (value.role !== "custom" && count > 0) ctx.addIssue({ code: "custom", path: ["permissions"], message: "only a custom role takes a permission list" });
   });
 
-const admin = { ...base, adminOnly: true } as const;
+const admin = { ...PORTAL_BASE, adminOnly: true } as const;
 const memberParams = projectParams.extend({ memberUserId: uuid });
 const MEMBER_ERRORS = [...SESSION_ERRORS, "member/not-found", "member/owner-protected", "member/last-admin"] as const;
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { NOT_BLANK, projectParams, text } from "@/lib/core/schemas";
 import { defineEndpoint, JSON_BODY_ERRORS } from "@/lib/http/endpoint";
-import { base, SESSION_ERRORS } from "@/lib/portal/endpoints";
+import { PORTAL_BASE, SESSION_ERRORS } from "@/lib/portal/endpoints";
 import { USAGE_WINDOW_DAYS } from "@/lib/usage/usage-types";
 
 /** The owner console's project-level routes: creating a project, and its usage page. */
@@ -17,7 +17,7 @@ export const usageQuery = z.strictObject({
 });
 
 export const portalCreateProjectEndpoint = defineEndpoint({
-  ...base,
+  ...PORTAL_BASE,
   operationId: "portalCreateProject",
   method: "POST",
   path: "/projects",
@@ -28,7 +28,7 @@ export const portalCreateProjectEndpoint = defineEndpoint({
 });
 
 export const portalUsageEndpoint = defineEndpoint({
-  ...base,
+  ...PORTAL_BASE,
   operationId: "portalUsage",
   method: "GET",
   path: "/projects/{projectId}/usage",

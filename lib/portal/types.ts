@@ -194,3 +194,37 @@ export interface UnreadCount {
   unread: number;
   unreadHigh: number;
 }
+
+/** A row of the folders page's asset list (GET /api/portal/projects/:projectId/folders/assets). */
+export interface FolderAsset {
+  id: string;
+  name: string;
+  type: AssetTypeName;
+  status: "uploading" | "pending" | "approved" | "rejected" | "error";
+  sizeInBytes: number | null;
+  createdAt: number;
+  folderId: string | null;
+}
+
+export interface FolderAssetPage {
+  items: FolderAsset[];
+  total: number;
+  hasMore: boolean;
+}
+
+/** Query of the folder asset list: `folderId` is a folder id or `root` (assets outside any folder). */
+export interface FolderAssetFilters {
+  folderId: string;
+  type?: AssetTypeName;
+  status?: FolderAsset["status"];
+  name?: string;
+  sort?: "createdAt" | "-createdAt" | "updatedAt" | "-updatedAt" | "name" | "-name" | "sizeInBytes" | "-sizeInBytes";
+  pageIndex?: number;
+  pageSize?: number;
+}
+
+/** POST .../folders/assets/move: each asset moved, or refused with the API's code and message. */
+export interface MoveAssetsResult {
+  moved: string[];
+  failed: { assetId: string; code: string; message: string }[];
+}
