@@ -39,7 +39,7 @@ runServer({
       `    projectId: ${demo.projectId}`,
       `    apiKey:    ${demo.apiKey}`,
       `  Try: curl -H "X-Api-Key: ${demo.apiKey}" ${config().apiBaseUrl}/projects/${demo.projectId}/folders`,
-      `  Reviewer portal: ${config().publicUrl}/login`,
+      `  Portal (review queue and owner console): ${config().publicUrl}/login`,
       `    email:     ${DEMO_ADMIN_EMAIL}`,
       `    password:  ${password}   (shown once; change it: npm run --silent admin -- set-password --email ${DEMO_ADMIN_EMAIL} --password NEW)`,
       signIn,

@@ -46,8 +46,12 @@ export async function signIn(page: Page, user: E2eUser, from = "/login"): Promis
   await expect(page).not.toHaveURL(/\/login(\?|$)/);
 }
 
-/** WCAG 2 A and AA rules of axe on the page as it is now: no violations. */
+/**
+ * WCAG 2 A and AA rules of axe on the page once settled (nothing marked aria-busy, so no list is
+ * dimmed while it refetches): no violations.
+ */
 export async function expectAccessible(page: Page): Promise<void> {
+  await expect(page.locator('[aria-busy="true"]')).toHaveCount(0);
   const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
   const summary = results.violations.map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.map((n) => `${n.target.join(" ")} — ${n.failureSummary?.replace(/\n/g, " ")}`).join("\n    ")}`);
   expect(summary, `axe violations on ${page.url()}`).toEqual([]);
