@@ -24,7 +24,7 @@ export function PortalHeader({ user, project }: { user: PortalUser; project?: Po
               className="text-white underline-offset-2 hover:underline"
               data-testid="header-project"
             >
-              {project.name}: review queue
+              {project.name}
             </Link>
           ) : null}
         </nav>

@@ -31,7 +31,7 @@ export function DecisionsChart({ days }: { days: DecisionDay[] }) {
             <XAxis dataKey="day" tickFormatter={shortDay} tick={{ fontSize: 12, fill: "#334155" }} minTickGap={16} />
             <YAxis allowDecimals={false} tick={{ fontSize: 12, fill: "#334155" }} width={40} />
             <Tooltip labelFormatter={(day) => shortDay(String(day))} />
-            <Legend wrapperStyle={{ fontSize: 12 }} />
+            <Legend wrapperStyle={{ fontSize: 12 }} itemSorter={null} />
             {DECISION_SERIES.map((series) => (
               <Bar key={series.key} dataKey={series.key} name={series.label} stackId="decisions" fill={series.color} isAnimationActive={false} />
             ))}

@@ -8,7 +8,8 @@ export function ReviewerTable({ reviewers }: { reviewers: ReviewerThroughput[] }
     return <EmptyState title="No reviewer decisions in this window">Decisions made in the review queue or through the API appear here.</EmptyState>;
   }
   return (
-    <div className="mt-3 overflow-x-auto">
+    // Focusable so a keyboard can scroll the table sideways on a narrow screen.
+    <div className="mt-3 overflow-x-auto" tabIndex={0} role="region" aria-label="Reviewer throughput table">
       <table className="w-full text-left text-sm" data-testid="reviewer-table">
         <thead className="bg-slate-100">
           <tr>

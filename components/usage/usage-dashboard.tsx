@@ -46,7 +46,8 @@ export function UsageDashboard({ projectId }: { projectId: string }) {
 
 function UsageReport({ usage }: { usage: ProjectUsage }) {
   const { allowance } = usage;
-  const share = allowance.allowance > 0 ? Math.min(100, Math.round((allowance.used / allowance.allowance) * 100)) : 100;
+  const share = allowance.allowance > 0 ? Math.min(100, (allowance.used / allowance.allowance) * 100) : 100;
+  const shareText = share > 0 && share < 1 ? "under 1%" : `${Math.round(share)}%`;
   return (
     <>
       <section className="grid gap-4 md:grid-cols-3" aria-label="Totals">
@@ -54,7 +55,10 @@ function UsageReport({ usage }: { usage: ProjectUsage }) {
           <p className="text-2xl font-semibold tabular-nums text-slate-900" data-testid="uploads-used">
             {allowance.used.toLocaleString()} <span className="text-base font-normal text-slate-700">of {allowance.allowance.toLocaleString()}</span>
           </p>
-          <progress className="mt-2 h-2 w-full accent-blue-700" max={100} value={share} aria-label={`${share}% of the allowance used`} />
+          <div className="mt-2 h-2 w-full overflow-hidden rounded-full bg-slate-200" aria-hidden="true">
+            <div className={`h-full ${share >= 90 ? "bg-red-700" : "bg-blue-700"}`} style={{ width: `${Math.max(share, share > 0 ? 1 : 0)}%` }} />
+          </div>
+          <p className="mt-1 text-sm text-slate-700">{shareText} used</p>
           <p className="mt-2 text-sm text-slate-700">
             Counted across the owner&apos;s projects; {allowance.uploadsInProject.toLocaleString()} uploaded to this one.
             {allowance.limitReachedAt ? " The allowance is used up: new uploads are refused." : ""}
