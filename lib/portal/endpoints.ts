@@ -12,7 +12,7 @@ import { preferencesPatch } from "@/lib/portal/preferences";
  * The portal's JSON routes (/api/portal/...): the same wrapper as the API (handle()), with the
  * portal session instead of a key. Not part of the public API document; the browser is the client.
  */
-const SESSION_ERRORS: ErrorCode[] = ["auth/not-signed-in", "auth/cross-site-request", "project/not-found", "auth/insufficient-permissions", "rate-limit/exceeded"];
+export const SESSION_ERRORS: ErrorCode[] = ["auth/not-signed-in", "auth/cross-site-request", "project/not-found", "auth/insufficient-permissions", "rate-limit/exceeded"];
 const assetParams = projectParams.extend({ assetId: uuid });
 const isoDate = z.string().refine((v) => /^\d{4}-\d{2}-\d{2}/.test(v) && !Number.isNaN(Date.parse(v)), "must be an ISO 8601 date or date-time");
 

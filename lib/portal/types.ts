@@ -4,6 +4,7 @@
  */
 import type { ApiAsset } from "@/lib/assets/serialize";
 import type { Permission } from "@/lib/auth/permissions";
+import type { ApiConnector, ApiDelivery } from "@/lib/connectors/schemas";
 import type { Category, Likelihood } from "@/lib/moderation/report";
 
 export type { ApiAsset };
@@ -126,4 +127,22 @@ export interface PortalErrorBody {
   message: string;
   code: string;
   traceId: string;
+}
+
+// --- Connectors page (/projects/:projectId/connectors): the Connectors API's objects as they are.
+export type { ApiConnector as PortalConnector, ApiConnectorWithSecret as PortalConnectorWithSecret, ApiDelivery as PortalDelivery } from "@/lib/connectors/schemas";
+export type { CreateConnectorBody as CreateConnectorRequest, UpdateConnectorBody as UpdateConnectorRequest } from "@/lib/connectors/schemas";
+
+export interface PortalConnectorList {
+  items: ApiConnector[];
+  total: number;
+  hasMore: boolean;
+  /** False when the server has no SMTP settings: email connectors cannot be created. */
+  emailAvailable: boolean;
+}
+
+export interface PortalDeliveryPage {
+  items: ApiDelivery[];
+  total: number;
+  hasMore: boolean;
 }
