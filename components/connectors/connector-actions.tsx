@@ -5,9 +5,10 @@ import type { PortalConnector, PortalConnectorWithSecret, PortalDelivery } from 
 import { buttonClass } from "@/components/portal/styles";
 import { connectorErrorText } from "./connector-errors";
 import { useDeleteConnector, useRotateSecret, useSetEnabled, useTestConnector } from "./hooks";
+import { OutcomeMessage, type Outcome } from "./outcome";
 
 /** A test message's outcome in words: what the receiver answered and how fast, or why it failed. */
-function testOutcome(delivery: PortalDelivery): { ok: boolean; text: string } {
+function testOutcome(delivery: PortalDelivery): Outcome {
   const attempt = delivery.log.at(-1);
   const timing = attempt ? ` in ${attempt.latencyMs} ms` : "";
   if (delivery.status === "succeeded") return { ok: true, text: `Test message delivered (HTTP ${attempt?.statusCode ?? "?"}${timing}).` };
@@ -30,7 +31,7 @@ export function ConnectorActions({ projectId, connector, onEdit, onSecret }: Pro
   const setEnabled = useSetEnabled(projectId);
   const remove = useDeleteConnector(projectId);
   const [confirmDelete, setConfirmDelete] = useState(false);
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
   const busy = test.isPending || rotate.isPending || setEnabled.isPending || remove.isPending;
   const failed = (what: string) => (error: unknown) => setOutcome({ ok: false, text: `Could not ${what}: ${connectorErrorText(error)}` });
 
@@ -84,14 +85,7 @@ export function ConnectorActions({ projectId, connector, onEdit, onSecret }: Pro
           </button>
         </div>
       ) : null}
-      <div role="status" data-testid="connector-outcome" className={outcome?.ok ? "text-sm text-green-900" : "sr-only"}>
-        {outcome?.ok ? outcome.text : ""}
-      </div>
-      {outcome && !outcome.ok ? (
-        <p role="alert" data-testid="connector-error" className="rounded-md border border-red-300 bg-red-50 p-2 text-sm text-red-900">
-          {outcome.text}
-        </p>
-      ) : null}
+      <OutcomeMessage outcome={outcome} testId="connector" />
     </div>
   );
 }

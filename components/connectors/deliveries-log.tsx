@@ -7,13 +7,14 @@ import { buttonClass } from "@/components/portal/styles";
 import { connectorErrorText } from "./connector-errors";
 import { DeliveryRow, replayState } from "./delivery-row";
 import { DELIVERIES_PAGE_SIZE, useDeliveries, useReplayDelivery } from "./hooks";
+import { OutcomeMessage, type Outcome } from "./outcome";
 
 /** A connector's deliveries, newest first, a page at a time, with replay. */
 export function DeliveriesLog({ projectId, connector, canWrite }: { projectId: string; connector: PortalConnector; canWrite: boolean }) {
   const [pageIndex, setPageIndex] = useState(0);
   const deliveries = useDeliveries(projectId, connector.id, pageIndex);
   const replay = useReplayDelivery(projectId);
-  const [outcome, setOutcome] = useState<{ ok: boolean; text: string } | null>(null);
+  const [outcome, setOutcome] = useState<Outcome | null>(null);
 
   const onReplay = (deliveryId: string) => {
     setOutcome(null);
@@ -34,14 +35,7 @@ export function DeliveriesLog({ projectId, connector, canWrite }: { projectId: s
   return (
     <section aria-label={`Deliveries of ${connector.name}`} data-testid="deliveries-log" className="space-y-2">
       <h3 className="text-sm font-semibold text-slate-900">Deliveries {deliveries.data ? <span className="font-normal text-slate-700">({total})</span> : null}</h3>
-      <div role="status" className={outcome?.ok ? "text-sm text-green-900" : "sr-only"}>
-        {outcome?.ok ? outcome.text : ""}
-      </div>
-      {outcome && !outcome.ok ? (
-        <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-2 text-sm text-red-900">
-          {outcome.text}
-        </p>
-      ) : null}
+      <OutcomeMessage outcome={outcome} />
       {deliveries.isPending ? (
         <Spinner label="Loading deliveries…" />
       ) : deliveries.isError ? (

@@ -52,7 +52,7 @@ export function DeliveryRow({ delivery, replay, replaying, onReplay }: { deliver
       {delivery.log.length === 0 ? (
         <p className="text-xs text-slate-700">No attempt yet.</p>
       ) : (
-        <div className="overflow-x-auto">
+        <div tabIndex={0} role="region" aria-label="Attempts" className="overflow-x-auto">
           <table className="w-full min-w-[28rem] text-left text-xs">
             <caption className="sr-only">Attempts of this delivery</caption>
             <thead className="text-slate-700">

@@ -5,6 +5,7 @@
 import type { ApiAsset } from "@/lib/assets/serialize";
 import type { Permission } from "@/lib/auth/permissions";
 import type { ApiConnector, ApiDelivery } from "@/lib/connectors/schemas";
+import type { ApiLens } from "@/lib/lenses/schemas";
 import type { Category, Likelihood } from "@/lib/moderation/report";
 
 export type { ApiAsset };
@@ -145,4 +146,20 @@ export interface PortalDeliveryPage {
   items: ApiDelivery[];
   total: number;
   hasMore: boolean;
+}
+
+// --- Lenses page (/projects/:projectId/lenses).
+export type { ApiLens, EnsureLensInput as EnsureLensRequest, LensType } from "@/lib/lenses/schemas";
+
+/** A lens as the page lists it: the API's Lens, or a built-in one (projectId null, read-only). */
+export interface PortalLens extends ApiLens {
+  builtIn: boolean;
+  /** A built-in lens the project replaced with its own lens of the same identifier. */
+  shadowed: boolean;
+}
+
+export interface PortalLensList {
+  lenses: PortalLens[];
+  /** Approved images with retained content, which the CDN serves with the portal session. */
+  previewAssets: { id: string; name: string }[];
 }
