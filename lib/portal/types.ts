@@ -5,7 +5,9 @@
 import type { ApiAsset } from "@/lib/assets/serialize";
 import type { ApiKeySummary } from "@/lib/auth/api-key-admin";
 import type { Permission } from "@/lib/auth/permissions";
+import type { ApiConnector, ApiDelivery } from "@/lib/connectors/schemas";
 import type { ApiEvent } from "@/lib/events/schemas";
+import type { ApiLens } from "@/lib/lenses/schemas";
 import type { Category, Likelihood } from "@/lib/moderation/report";
 
 export type { ApiAsset };
@@ -227,4 +229,38 @@ export interface FolderAssetFilters {
 export interface MoveAssetsResult {
   moved: string[];
   failed: { assetId: string; code: string; message: string }[];
+}
+
+// --- Connectors page (/projects/:projectId/connectors): the Connectors API's objects as they are.
+export type { ApiConnector as PortalConnector, ApiConnectorWithSecret as PortalConnectorWithSecret, ApiDelivery as PortalDelivery } from "@/lib/connectors/schemas";
+export type { CreateConnectorBody as CreateConnectorRequest, UpdateConnectorBody as UpdateConnectorRequest } from "@/lib/connectors/schemas";
+
+export interface PortalConnectorList {
+  items: ApiConnector[];
+  total: number;
+  hasMore: boolean;
+  /** False when the server has no SMTP settings: email connectors cannot be created. */
+  emailAvailable: boolean;
+}
+
+export interface PortalDeliveryPage {
+  items: ApiDelivery[];
+  total: number;
+  hasMore: boolean;
+}
+
+// --- Lenses page (/projects/:projectId/lenses).
+export type { ApiLens, EnsureLensInput as EnsureLensRequest, LensType } from "@/lib/lenses/schemas";
+
+/** A lens as the page lists it: the API's Lens, or a built-in one (projectId null, read-only). */
+export interface PortalLens extends ApiLens {
+  builtIn: boolean;
+  /** A built-in lens the project replaced with its own lens of the same identifier. */
+  shadowed: boolean;
+}
+
+export interface PortalLensList {
+  lenses: PortalLens[];
+  /** Approved images with retained content, which the CDN serves with the portal session. */
+  previewAssets: { id: string; name: string }[];
 }

@@ -1,0 +1,48 @@
+"use client";
+
+import type { PortalLens } from "@/lib/portal/types";
+import { Badge } from "@/components/portal/ui";
+import { buttonClass } from "@/components/portal/styles";
+import { editableInForm } from "./lens-model";
+
+function summary(lens: PortalLens): string {
+  if (!lens.transforms || lens.transforms.length === 0) return "No transform";
+  return lens.transforms.map((t) => `${t.type} ${Object.entries((t.options ?? {}) as Record<string, unknown>).map(([k, v]) => `${k}=${String(v)}`).join(", ")}`).join("; ");
+}
+
+/** One lens: what it does, its version and state, and (for writers, own lenses) Edit and Activate. */
+export function LensRow({ lens, canWrite, busy, onEdit, onToggle }: { lens: PortalLens; canWrite: boolean; busy: boolean; onEdit: () => void; onToggle: () => void }) {
+  const editable = canWrite && !lens.builtIn && editableInForm(lens);
+  return (
+    <tr data-testid="lens" data-identifier={lens.identifier} className="border-t border-slate-200 align-top">
+      <th scope="row" className="py-2 pr-3 text-left font-medium text-slate-900">
+        <code>@{lens.identifier}</code>
+        <div className="text-xs font-normal text-slate-700">{lens.name}</div>
+      </th>
+      <td className="py-2 pr-3">{lens.type}</td>
+      <td className="py-2 pr-3 text-xs break-words">{summary(lens)}</td>
+      <td className="py-2 pr-3">{lens.version}</td>
+      <td className="py-2 pr-3">
+        <div className="flex flex-wrap gap-1">
+          {lens.active ? <Badge tone="success">Active</Badge> : <Badge>Inactive</Badge>}
+          {lens.builtIn ? <Badge tone="info">Built-in, read-only</Badge> : null}
+          {lens.shadowed ? <Badge tone="warning">Replaced by the project's lens</Badge> : null}
+        </div>
+      </td>
+      <td className="py-2">
+        {editable ? (
+          <div className="flex flex-wrap gap-2">
+            <button type="button" className={buttonClass("secondary")} onClick={onEdit} disabled={busy} aria-label={`Edit ${lens.identifier}`}>
+              Edit
+            </button>
+            <button type="button" className={buttonClass("secondary")} onClick={onToggle} disabled={busy} aria-label={`${lens.active ? "Deactivate" : "Activate"} ${lens.identifier}`}>
+              {lens.active ? "Deactivate" : "Activate"}
+            </button>
+          </div>
+        ) : canWrite && !lens.builtIn ? (
+          <span className="text-xs text-slate-700">Several steps: change it through the API.</span>
+        ) : null}
+      </td>
+    </tr>
+  );
+}
