@@ -86,6 +86,45 @@ test.describe("lenses page", () => {
     await expect(page.getByTestId("lens-outcome")).toHaveText(`${identifier} is active (version 5).`);
   });
 
+  test("a lens of several steps: added, saved in order, kept through deactivation, edited back to one step", async ({ page, env }) => {
+    const project = env.console.lenses;
+    const identifier = `chain-${Date.now().toString(36)}`;
+    await signIn(page, env.users.admin);
+    await open(page, project.id);
+
+    await page.getByRole("button", { name: "New lens" }).click();
+    const form = page.getByTestId("lens-form");
+    await form.getByLabel("Identifier").fill(identifier);
+    await form.getByLabel("Name", { exact: true }).fill("Crop then shrink");
+    await form.getByLabel("Width (px)").fill("200");
+    await form.getByLabel("Height (px)").fill("200");
+    await form.getByLabel("Fit").selectOption("cover");
+    await form.getByRole("button", { name: "Add a step" }).click();
+    const second = form.getByRole("group", { name: /Step 2 of 2/ });
+    await second.getByLabel("Width (px)").fill("50");
+    await second.getByLabel("Format").selectOption("png");
+    await expect(page.getByText("A direct transform is one step: save the lens to preview its chain.")).toBeVisible();
+    await expectAccessible(page);
+    await snap(page, "lenses-steps");
+    await form.getByRole("button", { name: "Create lens" }).click();
+    await expect(page.getByTestId("lens-outcome")).toHaveText(`Saved ${identifier} as version 1.`);
+    await expect(row(page, identifier)).toContainText("imageTransform width=200, height=200, fit=cover; imageTransform width=50, format=png");
+
+    // Deactivating keeps both steps (the whole definition is saved one version up).
+    await row(page, identifier).getByRole("button", { name: `Deactivate ${identifier}` }).click();
+    await expect(row(page, identifier)).toContainText("Inactive");
+    await expect(row(page, identifier)).toContainText("; imageTransform width=50, format=png");
+
+    await row(page, identifier).getByRole("button", { name: `Edit ${identifier}` }).click();
+    await expect(form.getByTestId("lens-step")).toHaveCount(2);
+    await form.getByRole("button", { name: "Remove step 1" }).click();
+    await expect(form.getByTestId("lens-step")).toHaveCount(1);
+    await expect(form.getByLabel("Width (px)")).toHaveValue("50");
+    await form.getByRole("button", { name: "Save as version 3" }).click();
+    await expect(page.getByTestId("lens-outcome")).toHaveText(`Saved ${identifier} as version 3.`);
+    await expect(row(page, identifier)).not.toContainText("width=200");
+  });
+
   test("a viewer sees the lenses read-only (on a phone); a failed load shows the route's message", async ({ page, env }) => {
     const project = env.console.lenses;
     await adminCli(env.databaseUrl, env.dataDir, ["add-member", "--project", project.id, "--user", env.users.viewer.userId, "--role", "viewer"]);

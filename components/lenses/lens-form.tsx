@@ -6,10 +6,9 @@ import { buttonClass, inputClass, labelClass } from "@/components/portal/styles"
 import { useSaveLens } from "./hooks";
 import { LensPreview } from "./lens-preview";
 import { draftOf, EMPTY_DRAFT, isVersionConflict, requestOf, saveErrorText, transformSelector, type LensDraft } from "./lens-model";
+import { LensSteps } from "./lens-steps";
 
 const TYPES = ["image", "video", "audio", "document", "website"] as const;
-const FITS = ["", "cover", "contain", "fill", "inside", "outside"] as const;
-const FORMATS = ["", "webp", "avif", "jpeg", "png", "gif"] as const;
 
 interface Props {
   projectId: string;
@@ -41,10 +40,10 @@ export function LensForm({ projectId, lens, previewAssets, onDone, onCancel, onR
       {input}
     </div>
   );
-  const text = (key: "identifier" | "name" | "description" | "width" | "height" | "quality", extra: Record<string, unknown> = {}) => (
+  const text = (key: "identifier" | "name" | "description", extra: Record<string, unknown> = {}) => (
     <input id={`${id}-${key}`} className={inputClass} value={draft[key]} onChange={(e) => set(key, e.target.value)} {...extra} />
   );
-  const select = (key: "type" | "fit" | "format", options: readonly string[], empty: string) => (
+  const select = (key: "type", options: readonly string[], empty: string) => (
     <select id={`${id}-${key}`} className={inputClass} value={draft[key]} onChange={(e) => set(key, e.target.value as never)}>
       {options.map((o) => (
         <option key={o} value={o}>
@@ -69,16 +68,7 @@ export function LensForm({ projectId, lens, previewAssets, onDone, onCancel, onR
         Lowercase letters, digits and hyphens; used in CDN URLs as <code>@identifier</code>{lens ? " and fixed once created" : ""}.
       </p>
       {field("description", "Description (optional)", text("description", { maxLength: 2000 }))}
-      <fieldset className="space-y-2">
-        <legend className="text-sm font-medium text-slate-800">Image transform</legend>
-        <div className="grid grid-cols-2 gap-3 sm:grid-cols-5">
-          {field("width", "Width (px)", text("width", { inputMode: "numeric" }))}
-          {field("height", "Height (px)", text("height", { inputMode: "numeric" }))}
-          {field("fit", "Fit", select("fit", FITS, "default"))}
-          {field("format", "Format", select("format", FORMATS, "as stored"))}
-          {field("quality", "Quality (1–100)", text("quality", { inputMode: "numeric" }))}
-        </div>
-      </fieldset>
+      <LensSteps steps={draft.steps} onChange={(steps) => set("steps", steps)} />
       <label className="flex items-center gap-2 text-sm text-slate-900">
         <input type="checkbox" className="size-4" checked={draft.active} onChange={(e) => set("active", e.target.checked)} />
         Active (the CDN serves only active lenses)
@@ -89,6 +79,13 @@ export function LensForm({ projectId, lens, previewAssets, onDone, onCancel, onR
         savedSelector={savedServed ? `@${lens.identifier}` : null}
         savedNote={lens ? "Not served: the saved lens is inactive or not an image lens." : "Not saved yet."}
         draftSelector={draft.type === "image" ? transformSelector(draft) : null}
+        draftNote={
+          draft.type !== "image"
+            ? "Only image lenses are previewed as a direct transform."
+            : draft.steps.length > 1
+              ? "A direct transform is one step: save the lens to preview its chain."
+              : "No transform option set: the CDN would serve the original."
+        }
       />
       {save.isError ? (
         <p role="alert" data-testid="lens-form-error" className="rounded-md border border-red-300 bg-red-50 p-2 text-sm text-red-900">

@@ -1,13 +1,8 @@
 import type { ApiLens, EnsureLensRequest, LensType } from "@/lib/portal/types";
 import { errorMessage, PortalFetchError } from "@/components/portal/portal-fetch";
 
-/** The lens form's fields: one imageTransform step (the one transform type the CDN applies). */
-export interface LensDraft {
-  identifier: string;
-  name: string;
-  description: string;
-  type: LensType;
-  active: boolean;
+/** One imageTransform step of the form (the one transform type the CDN applies), as typed. */
+export interface StepDraft {
   width: string;
   height: string;
   fit: string;
@@ -15,51 +10,70 @@ export interface LensDraft {
   quality: string;
 }
 
+/** The lens form's fields; a lens applies its steps in order (the API allows up to MAX_STEPS). */
+export interface LensDraft {
+  identifier: string;
+  name: string;
+  description: string;
+  type: LensType;
+  active: boolean;
+  steps: StepDraft[];
+}
+
+export const MAX_STEPS = 20;
 const STEP_KEYS = ["width", "height", "fit", "format", "quality"] as const;
 
-export const EMPTY_DRAFT: LensDraft = { identifier: "", name: "", description: "", type: "image", active: true, width: "", height: "", fit: "", format: "", quality: "" };
+export const EMPTY_STEP: StepDraft = { width: "", height: "", fit: "", format: "", quality: "" };
+export const EMPTY_DRAFT: LensDraft = { identifier: "", name: "", description: "", type: "image", active: true, steps: [EMPTY_STEP] };
 
-/** Lenses with more than one step are edited through the API; the form holds one. */
-export const editableInForm = (lens: ApiLens) => (lens.transforms?.length ?? 0) <= 1;
+function stepDraftOf(options: unknown): StepDraft {
+  const values = (options ?? {}) as Record<string, unknown>;
+  return Object.fromEntries(STEP_KEYS.map((key) => [key, values[key] === undefined ? "" : String(values[key])])) as unknown as StepDraft;
+}
 
 export function draftOf(lens: ApiLens): LensDraft {
-  const options = (lens.transforms?.[0]?.options ?? {}) as Record<string, unknown>;
-  const field = (key: string) => (options[key] === undefined ? "" : String(options[key]));
-  return { identifier: lens.identifier, name: lens.name, description: lens.description ?? "", type: lens.type, active: lens.active, ...Object.fromEntries(STEP_KEYS.map((k) => [k, field(k)])) } as LensDraft;
+  const steps = (lens.transforms ?? []).map((transform) => stepDraftOf(transform.options));
+  return { identifier: lens.identifier, name: lens.name, description: lens.description ?? "", type: lens.type, active: lens.active, steps: steps.length > 0 ? steps : [EMPTY_STEP] };
 }
 
-/** The draft's imageTransform options; numbers as numbers, so the API validates them. */
-export function stepOf(draft: LensDraft): Record<string, string | number> {
-  const step: Record<string, string | number> = {};
+/** A step's imageTransform options; numbers as numbers, so the API validates them. */
+export function stepOptions(step: StepDraft): Record<string, string | number> {
+  const options: Record<string, string | number> = {};
   for (const key of STEP_KEYS) {
-    const value = draft[key].trim();
+    const value = step[key].trim();
     if (value === "") continue;
-    step[key] = key === "fit" || key === "format" ? value : Number(value);
+    options[key] = key === "fit" || key === "format" ? value : Number(value);
   }
-  return step;
+  return options;
 }
+
+/** The steps that do something; an empty step is left out rather than saved as a no-op. */
+const filledSteps = (draft: LensDraft) => draft.steps.map(stepOptions).filter((options) => Object.keys(options).length > 0);
 
 export function requestOf(draft: LensDraft, version: number): EnsureLensRequest {
-  const step = stepOf(draft);
+  const steps = filledSteps(draft);
   return {
     identifier: draft.identifier,
     name: draft.name,
     description: draft.description.trim() === "" ? null : draft.description,
     type: draft.type,
     active: draft.active,
-    transforms: Object.keys(step).length === 0 ? null : [{ type: "imageTransform", options: step }],
+    transforms: steps.length === 0 ? null : steps.map((options) => ({ type: "imageTransform", options })),
     version,
   };
 }
 
 /**
  * The CDN's direct-transform selector for the draft (docs/api.md "CDN paths"), keys in the CDN's
- * canonical order (lib/cdn/selector.ts), or null when the draft has no option to apply.
+ * canonical order (lib/cdn/selector.ts); null when the draft has no option to apply, or more than
+ * one step (a direct transform is a single step: such a draft is previewed once saved).
  */
 export function transformSelector(draft: LensDraft): string | null {
-  const step = stepOf(draft);
+  const steps = filledSteps(draft);
+  if (steps.length !== 1) return null;
+  const step = steps[0]!;
   const pairs = STEP_KEYS.filter((key) => step[key] !== undefined).map((key) => `${key}=${step[key]}`);
-  return pairs.length === 0 ? null : `imageTransform[${pairs.join(",")}]`;
+  return `imageTransform[${pairs.join(",")}]`;
 }
 
 export function cdnUrl(projectId: string, assetId: string, selector: string): string {

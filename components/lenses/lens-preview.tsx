@@ -11,8 +11,10 @@ interface Props {
   /** `@identifier` of the saved lens, or null when it is not saved (or not served: inactive). */
   savedSelector: string | null;
   savedNote: string;
-  /** The draft as a direct transform, or null when it has no option. */
+  /** The draft as a direct transform, or null when it has no option (or several steps). */
   draftSelector: string | null;
+  /** Why there is no draft image, when draftSelector is null. */
+  draftNote: string;
 }
 
 /**
@@ -20,7 +22,7 @@ interface Props {
  * identifier and the draft as the equivalent imageTransform selector (an unsaved draft has no
  * identifier the CDN knows).
  */
-export function LensPreview({ projectId, assets, savedSelector, savedNote, draftSelector }: Props) {
+export function LensPreview({ projectId, assets, savedSelector, savedNote, draftSelector, draftNote }: Props) {
   const id = useId();
   const [assetId, setAssetId] = useState(assets[0]?.id ?? "");
   if (assets.length === 0) {
@@ -50,7 +52,7 @@ export function LensPreview({ projectId, assets, savedSelector, savedNote, draft
         <Figure
           title="Draft (as a direct transform)"
           selector={draftSelector}
-          note="No transform option set: the CDN would serve the original."
+          note={draftNote}
           src={draftSelector && cdnUrl(projectId, asset.id, draftSelector)}
           name={asset.name}
         />

@@ -3,7 +3,6 @@
 import type { PortalLens } from "@/lib/portal/types";
 import { Badge } from "@/components/portal/ui";
 import { buttonClass } from "@/components/portal/styles";
-import { editableInForm } from "./lens-model";
 
 function summary(lens: PortalLens): string {
   if (!lens.transforms || lens.transforms.length === 0) return "No transform";
@@ -12,7 +11,7 @@ function summary(lens: PortalLens): string {
 
 /** One lens: what it does, its version and state, and (for writers, own lenses) Edit and Activate. */
 export function LensRow({ lens, canWrite, busy, onEdit, onToggle }: { lens: PortalLens; canWrite: boolean; busy: boolean; onEdit: () => void; onToggle: () => void }) {
-  const editable = canWrite && !lens.builtIn && editableInForm(lens);
+  const editable = canWrite && !lens.builtIn;
   return (
     <tr data-testid="lens" data-identifier={lens.identifier} className="border-t border-slate-200 align-top">
       <th scope="row" className="py-2 pr-3 text-left font-medium text-slate-900">
@@ -39,8 +38,6 @@ export function LensRow({ lens, canWrite, busy, onEdit, onToggle }: { lens: Port
               {lens.active ? "Deactivate" : "Activate"}
             </button>
           </div>
-        ) : canWrite && !lens.builtIn ? (
-          <span className="text-xs text-slate-700">Several steps: change it through the API.</span>
         ) : null}
       </td>
     </tr>
