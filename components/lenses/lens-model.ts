@@ -21,7 +21,7 @@ export interface LensDraft {
 }
 
 export const MAX_STEPS = 20;
-const STEP_KEYS = ["width", "height", "fit", "format", "quality"] as const;
+export const STEP_KEYS = ["width", "height", "fit", "format", "quality"] as const;
 
 export const EMPTY_STEP: StepDraft = { width: "", height: "", fit: "", format: "", quality: "" };
 export const EMPTY_DRAFT: LensDraft = { identifier: "", name: "", description: "", type: "image", active: true, steps: [EMPTY_STEP] };

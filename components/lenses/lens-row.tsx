@@ -3,10 +3,20 @@
 import type { PortalLens } from "@/lib/portal/types";
 import { Badge } from "@/components/portal/ui";
 import { buttonClass } from "@/components/portal/styles";
+import { STEP_KEYS } from "./lens-model";
+
+/** Options in the form's order (the database returns JSON keys shortest first), unknown ones after. */
+function optionsText(options: Record<string, unknown>): string {
+  const rank = (key: string) => (STEP_KEYS as readonly string[]).indexOf(key) >>> 0;
+  return Object.entries(options)
+    .sort(([a], [b]) => rank(a) - rank(b))
+    .map(([key, value]) => `${key}=${String(value)}`)
+    .join(", ");
+}
 
 function summary(lens: PortalLens): string {
   if (!lens.transforms || lens.transforms.length === 0) return "No transform";
-  return lens.transforms.map((t) => `${t.type} ${Object.entries((t.options ?? {}) as Record<string, unknown>).map(([k, v]) => `${k}=${String(v)}`).join(", ")}`).join("; ");
+  return lens.transforms.map((t) => `${t.type} ${optionsText((t.options ?? {}) as Record<string, unknown>)}`).join("; ");
 }
 
 /** One lens: what it does, its version and state, and (for writers, own lenses) Edit and Activate. */
