@@ -39,13 +39,19 @@ export function FolderActions({ projectId, node, options, onDone }: ActionsProps
     setMode(null);
     onDone(message, select);
   };
+  /**
+   * Runs a change and reports it through the page (onDone) once done. Not mutate()'s own onSuccess:
+   * the hooks wait for the folder list to refetch first, and a deleted folder's actions panel is
+   * unmounted by then, which drops mutate()'s callbacks. A failure shows through the mutation's error.
+   */
+  const after = <T,>(change: Promise<T>, done: (result: T) => void) => void change.then(done, () => undefined);
   const error = (mutation: { error: unknown }) => (mutation.error ? explainError(mutation.error) : null);
 
   const submitMove = (event: FormEvent) => {
     event.preventDefault();
     if (!folder || !destination) return;
     const parentId = destination === ROOT ? null : destination;
-    move.mutate({ id: folder.id, parentId }, { onSuccess: () => finish(`Moved “${folder.name}” to ${options.find((o) => o.id === destination)?.label ?? "the project root"}.`) });
+    after(move.mutateAsync({ id: folder.id, parentId }), () => finish(`Moved “${folder.name}” to ${options.find((o) => o.id === destination)?.label ?? "the project root"}.`));
   };
 
   return (
@@ -76,7 +82,7 @@ export function FolderActions({ projectId, node, options, onDone }: ActionsProps
           pending={create.isPending}
           error={error(create)}
           onCancel={() => setMode(null)}
-          onSubmit={(name) => create.mutate({ name, parentId: folder?.id ?? null }, { onSuccess: (made) => finish(`Created “${made.name}” ${where}.`) })}
+          onSubmit={(name) => after(create.mutateAsync({ name, parentId: folder?.id ?? null }), (made) => finish(`Created “${made.name}” ${where}.`))}
         />
       ) : null}
       {mode === "rename" && folder ? (
@@ -87,7 +93,7 @@ export function FolderActions({ projectId, node, options, onDone }: ActionsProps
           pending={rename.isPending}
           error={error(rename)}
           onCancel={() => setMode(null)}
-          onSubmit={(name) => rename.mutate({ id: folder.id, name }, { onSuccess: (saved) => finish(`Renamed to “${saved.name}”.`) })}
+          onSubmit={(name) => after(rename.mutateAsync({ id: folder.id, name }), (saved) => finish(`Renamed to “${saved.name}”.`))}
         />
       ) : null}
       {mode === "move" && node && folder ? (
@@ -112,7 +118,7 @@ export function FolderActions({ projectId, node, options, onDone }: ActionsProps
             pendingLabel="Deleting…"
             pending={remove.isPending}
             danger
-            onConfirm={() => remove.mutate(folder.id, { onSuccess: () => finish(`Deleted “${folder.name}”.`, folder.parentId ?? ROOT) })}
+            onConfirm={() => after(remove.mutateAsync(folder.id), () => finish(`Deleted “${folder.name}”.`, folder.parentId ?? ROOT))}
             onCancel={() => setMode(null)}
           />
         </div>

@@ -99,7 +99,8 @@ export function FolderAssets({
               : "No asset is directly in this folder."}
         </EmptyState>
       ) : (
-        <div aria-busy={query.isFetching} className={query.isPlaceholderData ? "opacity-60" : undefined}>
+        // Not dimmed while the next page loads: faded text fails contrast; aria-busy says it instead.
+        <div aria-busy={query.isFetching}>
           <AssetTable projectId={projectId} items={items} selected={selected} canWrite={canWrite} onToggle={toggle} onSelectAll={(on) => setSelected(on ? new Set(items.map((item) => item.id)) : new Set())} />
         </div>
       )}

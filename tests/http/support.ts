@@ -82,10 +82,23 @@ export class ApiClient {
 
   /**
    * Sends a body the server may refuse before it has all of it (413): the server answers and closes
-   * the connection, so the rest of the write can fail (EPIPE, reset); fetch reports that failure
-   * instead of the answer. This keeps the answer and ignores the write's fate once it has arrived.
+   * the connection, so the rest of the write can fail (EPIPE, reset), and a reset can even reach
+   * the client before the answer it follows. So the body goes in 1 MiB chunks that stop once the
+   * answer has arrived, and a connection lost before any answer is tried again (twice at most: a
+   * refused body stores nothing); a server that never answers still fails the test.
    */
-  sendOversized<T = any>(method: string, path: string, body: Buffer, headers: Record<string, string>): Promise<ApiResponse<T>> {
+  async sendOversized<T = any>(method: string, path: string, body: Buffer, headers: Record<string, string>): Promise<ApiResponse<T>> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return await this.sendOversizedOnce<T>(method, path, body, headers);
+      } catch (error) {
+        const code = (error as { code?: string }).code;
+        if (attempt >= 3 || (code !== "EPIPE" && code !== "ECONNRESET")) throw error;
+      }
+    }
+  }
+
+  private sendOversizedOnce<T>(method: string, path: string, body: Buffer, headers: Record<string, string>): Promise<ApiResponse<T>> {
     return new Promise((resolve, reject) => {
       let answered = false;
       const req = http.request(`${baseUrl}/v1${path}`, { method, headers: { ...(this.apiKey ? { "X-Api-Key": this.apiKey } : {}), ...headers, "Content-Length": String(body.length) } });
@@ -107,7 +120,18 @@ export class ApiClient {
       req.on("error", (error) => {
         if (!answered) reject(error);
       });
-      req.end(body);
+      const CHUNK = 1024 * 1024;
+      const writeFrom = (offset: number): void => {
+        for (let at = offset; at < body.length; at += CHUNK) {
+          if (answered || req.destroyed) return;
+          if (!req.write(body.subarray(at, at + CHUNK))) {
+            req.once("drain", () => writeFrom(at + CHUNK));
+            return;
+          }
+        }
+        req.end();
+      };
+      writeFrom(0);
     });
   }
 }
