@@ -86,6 +86,8 @@ test("someone with an account signs in from the link and accepts", async ({ page
   const guest = await anonymousPage(browser);
   await guest.goto(link);
   await guest.getByRole("link", { name: "Sign in to accept" }).click();
+  // Type only once the login page has loaded (and its form hydrated): a submit before that is lost.
+  await guest.waitForURL(/\/login\?callbackUrl=/, { waitUntil: "load" });
   await guest.getByLabel("Email").fill(email);
   await guest.getByLabel("Password").fill("sam-password-1");
   await guest.getByRole("button", { name: "Sign in" }).click();
