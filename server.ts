@@ -5,12 +5,14 @@
  * this file plugs the application into it — the demo project, background tasks, model warm-up.
  */
 import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
 import { setUserPassword } from "@/lib/admin/users";
 import { expireAbandonedUploads } from "@/lib/assets/multipart";
 import { reconcilePendingAssets } from "@/lib/assets/processing/reconcile";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { pruneExpiredSessions } from "@/lib/auth/sessions";
 import { dispatchCdn } from "@/lib/cdn/adapters";
+import { makeDerivedImage, type DerivedJob } from "@/lib/cdn/derived-production";
 import { startCdnInvalidation } from "@/lib/cdn/invalidation";
 import { startConnectorDispatcher } from "@/lib/connectors/dispatch";
 import { config } from "@/lib/core/config";
@@ -79,6 +81,8 @@ runServer({
     };
   },
   dispatch: dispatchCdn,
+  // Serving processes hand their transforms here (one per key, within this process's memory bounds).
+  cdnProcesses: { entry: fileURLToPath(new URL("./scripts/cdn-process.ts", import.meta.url)), answer: (job) => makeDerivedImage(job as DerivedJob) },
   async stop() {
     await Promise.allSettled([shutdownNsfw(), shutdownOcr()]);
   },

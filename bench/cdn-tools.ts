@@ -90,13 +90,15 @@ export interface CdnContext {
   apiKey: string;
   projectId: string;
   warnings: string[];
+  /** Where CDN URLs point: the main port (default) or the CDN port (server.cdnOrigin). */
+  origin?: string;
 }
 
 export const RETRIES = Number(process.env.BENCH_CDN_RETRIES ?? 4);
 export const RETRY_MS = Number(process.env.BENCH_CDN_RETRY_SECONDS ?? 15) * 1000;
 
 export const cdnUrl = (ctx: CdnContext, assetId: string, selector = "") =>
-  `${ctx.server.baseUrl}/cdn/v1/assets/${ctx.projectId}/${assetId}/content${selector ? `/${selector}` : ""}`;
+  `${ctx.origin ?? ctx.server.baseUrl}/cdn/v1/assets/${ctx.projectId}/${assetId}/content${selector ? `/${selector}` : ""}`;
 
 /**
  * GETs until the reply is 200 with `contentType`; the CDN may be mid-change by others, so a failure

@@ -39,18 +39,19 @@ const stats = (ms: number[]) => {
   return `p50 ${median(ms).toFixed(1).padStart(7)} ms   min ${(sorted[0] ?? NaN).toFixed(1).padStart(7)} ms   max ${(sorted[sorted.length - 1] ?? NaN).toFixed(1).padStart(7)} ms`;
 };
 
-export async function benchColdTransforms(ctx: CdnContext, sources: Source[]) {
+/** `firstWidth`: widths no earlier run asked for, so every request is cold. */
+export async function benchColdTransforms(ctx: CdnContext, sources: Source[], where = "main port", firstWidth = 401) {
   const n = Number(process.env.BENCH_CDN_COLD_N ?? 12);
-  const widths = Array.from({ length: n }, (_, i) => 401 + i);
+  const widths = Array.from({ length: n }, (_, i) => firstWidth + i);
   console.log(
-    `\nCold transform latency vs bare sharp — sequential, one keep-alive connection; widths ${widths[0]}..${widths[n - 1]} → WebP, ` +
+    `\nCold transform latency vs bare sharp (${where}) — sequential, one keep-alive connection; widths ${widths[0]}..${widths[n - 1]} → WebP, ` +
       `each new (nothing cached); the bare pipeline runs in this process on the same bytes, alternating with the CDN request`,
   );
   console.log(`  bare: sharp(input, {limitInputPixels}).autoOrient().resize({width, fit: "cover"}).webp({quality: 80}).toBuffer()`);
   for (const source of sources) {
     // Warm-up, untimed: first use of the pipeline on both sides.
     let warm = true;
-    for (const width of [390, 391]) {
+    for (const width of [firstWidth - 11, firstWidth - 10]) {
       warm &&= (await getOk(`${source.label} warm-up`, cdnUrl(ctx, source.assetId, selector(width)), "image/webp")).ok;
       await bareTransform(source.input, width);
     }

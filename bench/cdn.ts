@@ -11,7 +11,9 @@ import type { CrashableServer, RunningServer } from "@/tests/support/test-server
  * the same run:
  * 1. cached derived hits (an 800 px WebP of a 1600×1200 JPEG, ~40 KiB) and the original JPEG
  *    (~250 KiB, memoized) under `wrk -t2 -c32 -d10s`, against nginx serving the same bytes from disk
- *    (worker_processes 1, and auto). Targets: >= 0.5x nginx, at the very least 0.25x.
+ *    (worker_processes 1, and auto). Targets: >= 0.5x nginx, at the very least 0.25x. Measured on
+ *    the CDN port (the serving processes, lib/server/cdn-processes.ts) and on the main port (the
+ *    same handler in the process that also runs Next.js, the pipeline and the executor).
  * 2. cold transform latency (each request a new width) against a bare sharp pipeline doing the same
  *    work in this process on the same bytes (bench/cdn-transforms.ts). Target: <= 1.15x.
  * 3. the server's peak RSS during 50 concurrent cold transforms of a 24 MP JPEG.
@@ -73,10 +75,13 @@ export async function benchCdn(server: RunningServer & CrashableServer, apiKey: 
     if (smallId) await benchHits(ctx, smallId, small, root);
     else ctx.warnings.push("hit throughput: skipped, the 1600x1200 upload failed");
     await checkQuiet(ctx, "before the cold transforms");
-    await benchColdTransforms(ctx, [
+    const coldSources = [
       ...(largeId ? [{ label: "24 MP JPEG (6000x4000)", assetId: largeId, input: large }] : []),
       ...(smallId ? [{ label: "1.9 MP JPEG (1600x1200)", assetId: smallId, input: small }] : []),
-    ]);
+    ];
+    await benchColdTransforms(ctx, coldSources);
+    // Through the CDN port a serving process asks the main process for the transform (one more hop).
+    await benchColdTransforms({ ...ctx, origin: server.cdnOrigin }, coldSources, "CDN port: the main process transforms", 501);
     if (largeId) await benchConcurrentTransforms(ctx, largeId, large);
     else ctx.warnings.push("peak RSS: skipped, the 6000x4000 upload failed");
   } finally {
@@ -160,10 +165,15 @@ async function benchHits(ctx: CdnContext, assetId: string, original: Buffer, roo
   }
   try {
     const cores = os.cpus().length;
+    // The CDN port (serving processes) when they run; the main port (beside Next.js) always.
+    const cdnPort = (url: string) => url.replace(ctx.server.baseUrl, ctx.server.cdnOrigin);
+    const hasCdnPort = (await request(cdnPort(derivedUrl)).catch(() => null))?.status === 200;
+    if (!hasCdnPort) ctx.warnings.push("hit throughput: the CDN port does not answer (CDN_PROCESSES=0?): main port only");
     const targets = (file: string, plainUrl: string | undefined, cdn: string) => [
       ...nginxes.map((n) => ({ name: n.workers === "1" ? "nginx (1 worker)" : `nginx (auto: ${cores} workers)`, url: `${n.baseUrl}/${file}` })),
       ...(plainUrl ? [{ name: "plain Node (res.end)", url: plainUrl }] : []),
-      { name: "CDN", url: cdn },
+      ...(hasCdnPort ? [{ name: "CDN port", url: cdnPort(cdn) }] : []),
+      { name: "CDN main port", url: cdn },
     ];
     await compare(ctx, wrk, `derived ${kib(derived.reply.body.length)} image/webp, imageTransform[width=800,format=webp]`, targets("derived.webp", plain?.baseUrl, derivedUrl), options, rounds);
     await compare(ctx, wrk, `original /content ${kib(content.reply.body.length)} image/jpeg (1600x1200, from memory)`, targets("original.jpg", plainContent?.baseUrl, contentUrl), options, 1);
@@ -173,6 +183,8 @@ async function benchHits(ctx: CdnContext, assetId: string, original: Buffer, roo
     await plainContent?.stop();
   }
 }
+
+const isCdn = (name: string) => name.startsWith("CDN");
 
 async function compare(ctx: CdnContext, wrk: string, title: string, targets: { name: string; url: string }[], options: { seconds: number; threads: number; connections: number }, rounds: number) {
   console.log(`\n  ${title} — ${rounds} round${rounds === 1 ? "" : "s"} of ${options.seconds} s`);
@@ -191,16 +203,18 @@ async function compare(ctx: CdnContext, wrk: string, title: string, targets: { n
       }
     }
   }
-  const cdn = runs.get("CDN") ?? [];
-  if (cdn.length < rounds) console.log(`  ! only ${cdn.length} of ${rounds} CDN runs succeeded: no ratio`);
-  for (const [name, results] of runs) {
-    if (name === "CDN" || results.length === 0 || cdn.length !== results.length) continue;
-    const ratios = cdn.map((c, i) => c.requestsPerSecond / (results[i] as WrkResult).requestsPerSecond);
-    const m = median(ratios);
-    const perRound = rounds > 1 ? ` (per round ${ratios.map((r) => `${r.toFixed(2)}x`).join(", ")})` : "";
-    // The targets are against nginx; plain Node is the ceiling any Node server can reach here.
-    const target = name.startsWith("nginx") ? ` (target >= ${TARGET.toFixed(2)}x, at least ${FLOOR.toFixed(2)}x) ${verdict(m)}` : " (no target; informational)";
-    console.log(`  ratio CDN/${name}: ${m.toFixed(2)}x${rounds > 1 ? " median" : ""}${perRound}${target}`);
-    if (name.startsWith("nginx") && m < FLOOR) ctx.warnings.push(`${title.split(" ")[0]}: CDN at ${m.toFixed(2)}x ${name}, under the ${FLOOR}x floor`);
+  for (const cdnName of [...runs.keys()].filter(isCdn)) {
+    const cdn = runs.get(cdnName) ?? [];
+    if (cdn.length < rounds) console.log(`  ! only ${cdn.length} of ${rounds} ${cdnName} runs succeeded: no ratio`);
+    for (const [name, results] of runs) {
+      if (isCdn(name) || results.length === 0 || cdn.length !== results.length) continue;
+      const ratios = cdn.map((c, i) => c.requestsPerSecond / (results[i] as WrkResult).requestsPerSecond);
+      const m = median(ratios);
+      const perRound = rounds > 1 ? ` (per round ${ratios.map((r) => `${r.toFixed(2)}x`).join(", ")})` : "";
+      // The targets are against nginx; plain Node is the ceiling any one Node process can reach here.
+      const target = name.startsWith("nginx") ? ` (target >= ${TARGET.toFixed(2)}x, at least ${FLOOR.toFixed(2)}x) ${verdict(m)}` : " (no target; informational)";
+      console.log(`  ratio ${cdnName}/${name}: ${m.toFixed(2)}x${rounds > 1 ? " median" : ""}${perRound}${target}`);
+      if (name.startsWith("nginx") && m < FLOOR) ctx.warnings.push(`${title.split(" ")[0]}: ${cdnName} at ${m.toFixed(2)}x ${name}, under the ${FLOOR}x floor`);
+    }
   }
 }

@@ -3,6 +3,7 @@
 // POSTs from inside the server process, so the delivery bench can compare deliveries with raw sends
 // made by the very same process (Next.js loaded, its async hooks on, the same event loop), as issue
 // #10 asks. Plain JavaScript: it loads before tsx. Never part of `npm start`.
+import cluster from "node:cluster";
 import crypto from "node:crypto";
 import http from "node:http";
 
@@ -46,7 +47,8 @@ export async function plainSignedPosts(url, body, count, inFlight) {
   return count / ((performance.now() - started) / 1000);
 }
 
-if (Number.isInteger(port) && port > 0) {
+// Only in the server's main process: its CDN serving processes (cluster workers) inherit this preload.
+if (cluster.isPrimary && Number.isInteger(port) && port > 0) {
   const control = http.createServer((req, res) => {
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));

@@ -52,7 +52,7 @@ export async function authorise(asset: CdnAsset, target: SignedTarget, credentia
  * An asset that may not be served (rules 3 and 4): a public one says why with 403
  * asset/not-available; a private one answers 404, as if it did not exist.
  */
-export function notServable(asset: CdnAsset, reason: string): ApiError {
+export function notServable(asset: Pick<CdnAsset, "visibility">, reason: string): ApiError {
   if (asset.visibility !== "public") return new ApiError("asset/not-found");
   return new ApiError("asset/not-available", `The asset is not available: ${reason}.`);
 }

@@ -1,17 +1,14 @@
 import { createHash } from "node:crypto";
 import type { Readable } from "node:stream";
 import { previewContentKey } from "@/lib/assets/storage-keys";
-import { config } from "@/lib/core/config";
 import { ApiError } from "@/lib/core/errors";
-import { notServable } from "@/lib/cdn/access";
 import type { CdnAsset } from "@/lib/cdn/asset-state";
 import { ACTIVE_CONTENT_CSP, contentDisposition, etagMatches, isActiveContent, parseRange } from "@/lib/cdn/conditional";
-import { derivedBytes, type CachedBytes } from "@/lib/cdn/derived-cache";
+import { derivedBytes } from "@/lib/cdn/derived-cache";
+import { contentUnavailable, derivedImage, readWhole } from "@/lib/cdn/derived-production";
 import type { CdnRequest, CdnResponse } from "@/lib/cdn/response";
-import { transformImage } from "@/lib/cdn/transform";
-import { transformSlotFree, withTransformSlot } from "@/lib/cdn/transform-slots";
 import { previewIdentity, type Source, type Variant } from "@/lib/cdn/variant";
-import { readObject, storage } from "@/lib/storage";
+import { storage } from "@/lib/storage";
 
 /** Stored files up to this size are kept in memory after the first read; larger ones stream from storage. */
 const MEMOIZED_STORED_BYTES = 1024 * 1024;
@@ -76,25 +73,13 @@ export async function serveDerived(asset: CdnAsset, variant: Extract<Variant, { 
   if (source.size !== null && source.size > MAX_TRANSFORM_SOURCE_BYTES) {
     throw new ApiError("asset/transform-failed", `The stored file (${source.size} bytes) is larger than transforms accept (${MAX_TRANSFORM_SOURCE_BYTES} bytes).`);
   }
-  // The source is kept in the memory LRU like a small stored file (same key): a page asking for
-  // several widths of one image reads it once, and concurrent cold transforms share one copy.
-  let input: Promise<CachedBytes> | undefined;
-  const readInput = () =>
-    (input ??= derivedBytes({ key: storedBytesKey(asset, source), assetId: asset.id, produce: () => readWhole(asset, source.key, source.contentType) }));
-  const bytes = await derivedBytes({
+  const bytes = await derivedImage({
     key: variant.cacheKey,
     assetId: asset.id,
     storageKey: variant.storageKey,
-    // While storage is asked for a stored copy, the source is read already — when a transform
-    // slot is free (under load, sources are read inside the slots, which bounds memory).
-    warm: () => {
-      if (transformSlotFree()) readInput().catch(() => undefined);
-    },
-    produce: () =>
-      withTransformSlot(async () => {
-        const image = await transformImage((await readInput()).data, variant.steps, { maxInputPixels: config().cdn.maxTransformInputPixels });
-        return { data: image.data, contentType: image.contentType };
-      }),
+    steps: variant.steps,
+    source: { storageKey: source.key, memoKey: storedBytesKey(asset, source), contentType: source.contentType },
+    visibility: asset.visibility,
   });
   const filename = `${baseName(asset.name)}.${bytes.contentType.split("/")[1] ?? "img"}`;
   return { ...withBody(baseHeaders(bytes.contentType, variant.etag, cacheControl, filename), bytes.data, request, variant.etag), memoKey: variant.cacheKey };
@@ -130,17 +115,6 @@ function baseHeaders(contentType: string, etag: string, cacheControl: string, fi
     "Content-Disposition": contentDisposition(active ? "attachment" : "inline", filename),
     ...(active && { "Content-Security-Policy": ACTIVE_CONTENT_CSP }),
   };
-}
-
-async function readWhole(asset: CdnAsset, key: string, contentType: string): Promise<CachedBytes> {
-  const data = await readObject(key);
-  if (!data) throw contentUnavailable(asset);
-  return { data, contentType };
-}
-
-/** The record says the content is there but storage has none: unavailable stored content. */
-function contentUnavailable(asset: CdnAsset): ApiError {
-  return notServable(asset, "its stored content is missing");
 }
 
 function baseName(name: string): string {

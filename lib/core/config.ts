@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { parseDuration } from "./durations";
@@ -46,6 +47,8 @@ const envSchema = z.object({
     .optional(),
   CDN_MEMORY_CACHE_MB: int(0).default(256),
   CDN_MAX_TRANSFORM_INPUT_PIXELS: int(1).default(100_000_000),
+  CDN_PROCESSES: int(0).max(64).optional(),
+  CDN_PORT: int(0).max(65535).optional(),
   CONNECTOR_RETRY_SCHEDULE: z
     .string()
     .default("5s,5m,30m,2h,5h,10h,10h")
@@ -122,6 +125,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       }),
       memoryCacheBytes: e.CDN_MEMORY_CACHE_MB * 1024 * 1024,
       maxTransformInputPixels: e.CDN_MAX_TRANSFORM_INPUT_PIXELS,
+      /**
+       * Processes that serve only the CDN on a port of their own (lib/server/cdn-processes.ts):
+       * none under `next dev`, else one per core (at most 4).
+       */
+      processes: e.CDN_PROCESSES ?? (e.SIEVE_DEV ? 0 : Math.min(4, os.availableParallelism())),
+      /** Their port: the API's plus one unless set (0 = any free port, as PORT=0). */
+      port: e.CDN_PORT ?? (e.PORT === 0 || e.PORT === 65535 ? 0 : e.PORT + 1),
     },
     dataDir,
     databaseUrl: e.DATABASE_URL,

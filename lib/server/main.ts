@@ -7,6 +7,7 @@ import { sqlPool } from "@/lib/db/client";
 import { prepareInngest } from "@/lib/executor/mode";
 import { ensureDatabase } from "@/lib/db/database";
 import { ensureNextBuild } from "@/lib/server/build";
+import { startCdnProcesses, type CdnProcesses } from "@/lib/server/cdn-processes";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/server/client-address";
 import { answerClientError, refuseMalformedUrl } from "@/lib/server/malformed-requests";
 import { keepRawQuery } from "@/lib/server/raw-query";
@@ -28,6 +29,8 @@ export interface ServerHooks {
    * Next.js answer it.
    */
   dispatch?(req: http.IncomingMessage, res: http.ServerResponse, requestId: string): boolean;
+  /** CDN serving processes (lib/server/cdn-processes.ts): the module they run, and what answers their questions. */
+  cdnProcesses?: { entry: string; answer(question: unknown): Promise<unknown> };
 }
 
 export async function runServer(hooks: ServerHooks): Promise<void> {
@@ -62,6 +65,12 @@ export async function runServer(hooks: ServerHooks): Promise<void> {
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket, randomUUID()));
   server.keepAliveTimeout = 65_000;
+  // Before the main port opens: once the API answers, so does the CDN port.
+  const cdnProcesses =
+    hooks.cdnProcesses && cfg.cdn.processes > 0
+      ? await startCdnProcesses(hooks.cdnProcesses.entry, cfg.cdn.processes, cfg.cdn.port, cfg.host, hooks.cdnProcesses.answer)
+      : null;
+
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(cfg.port, cfg.host, resolve);
@@ -69,7 +78,7 @@ export async function runServer(hooks: ServerHooks): Promise<void> {
   await inngestRuntime.start(loopbackOrigin(server, cfg.host));
   const stopBackground = hooks.started();
 
-  printBanner(cfg, database.embedded, banner);
+  printBanner(cfg, database.embedded, [...cdnBanner(cdnProcesses), ...banner]);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -77,6 +86,7 @@ export async function runServer(hooks: ServerHooks): Promise<void> {
     stopping = true;
     console.log(`[sieve] ${signal} received, shutting down`);
     stopBackground();
+    await cdnProcesses?.stop();
     await inngestRuntime.stop().catch(() => undefined);
     await hooks.stop().catch(() => undefined);
     server.closeIdleConnections();
@@ -94,6 +104,14 @@ function loopbackOrigin(server: http.Server, host: string): string {
   const anyHost = ["0.0.0.0", "::", "", "localhost"].includes(host);
   const h = anyHost ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
   return `http://${h}:${port}`;
+}
+
+function cdnBanner(processes: CdnProcesses | null): string[] {
+  if (!processes) return [];
+  return [
+    `  CDN port:      ${processes.origin}/cdn/v1 (${processes.count} serving processes; the fast way to the same CDN: point CDN_BASE_URL at it)`,
+    "",
+  ];
 }
 
 function printBanner(cfg: ReturnType<typeof config>, embedded: boolean, more: string[]) {

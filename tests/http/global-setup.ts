@@ -7,6 +7,8 @@ import { startTestServer } from "@/tests/support/test-server";
 declare module "vitest" {
   export interface ProvidedContext {
     baseUrl: string;
+    cdnOrigin: string;
+    serverPid: number;
     databaseUrl: string;
     dataDir: string;
   }
@@ -20,6 +22,8 @@ export default async function setup(project: TestProject) {
   rmSync(CONFORMANCE_REPORT, { force: true });
   const server = await startTestServer({ SIEVE_UPLOAD_EXPIRY_SECONDS: "5", SIEVE_EXECUTOR_RETRY_BASE_MS: "50" });
   project.provide("baseUrl", server.baseUrl);
+  project.provide("cdnOrigin", server.cdnOrigin);
+  project.provide("serverPid", server.pid());
   project.provide("databaseUrl", server.databaseUrl);
   project.provide("dataDir", server.dataDir);
   return async () => {

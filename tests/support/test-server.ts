@@ -10,6 +10,8 @@ import { freePort } from "@/lib/db/embedded/postmaster";
  */
 export interface RunningServer {
   baseUrl: string;
+  /** The CDN serving processes' port (lib/server/cdn-processes.ts), unless CDN_PROCESSES=0. */
+  cdnOrigin: string;
   databaseUrl: string;
   dataDir: string;
   stop(): Promise<void>;
@@ -25,6 +27,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const database = await ensureDatabase();
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
+  const cdnPort = await freePort();
 
   // SIEVE_SERVER_NODE_ARGS passes flags such as --cpu-prof to the server process (profiling).
   const nodeArgs = (process.env.SIEVE_SERVER_NODE_ARGS ?? "").split(" ").filter(Boolean);
@@ -39,6 +42,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
         PORT: String(port),
         HOST: "127.0.0.1",
         PUBLIC_URL: baseUrl,
+        CDN_PORT: String(cdnPort),
         NEXT_TELEMETRY_DISABLED: "1",
         ...env,
       },
@@ -67,6 +71,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   await started();
   return {
     baseUrl,
+    cdnOrigin: `http://127.0.0.1:${cdnPort}`,
     databaseUrl: database.url,
     dataDir,
     stop: cleanup,
