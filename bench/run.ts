@@ -1,12 +1,13 @@
 /**
  * `npm run bench`: starts a production server on a throw-away embedded PostgreSQL and prints each
  * benchmark's figures as ratios against a baseline measured in the same run. Not a test.
- * BENCH_ONLY=cdn (comma-separated: text-quality, speech, create-asset, verdict, cdn, events, portal) runs only the named benches;
+ * BENCH_ONLY=cdn (comma-separated: text-quality, speech, create-asset, throughput, verdict, cdn, events, portal) runs only the named benches;
  * text-quality and speech run in-process first and need no server.
  */
 import { benchCdn } from "@/bench/cdn";
 import { benchCreateAsset } from "@/bench/create-asset";
 import { benchEvents } from "@/bench/events";
+import { benchPipelineThroughput } from "@/bench/pipeline-throughput";
 import { benchPortal } from "@/bench/portal";
 import { benchSpeechQuality } from "@/bench/speech-quality";
 import { benchTextQuality } from "@/bench/text-quality";
@@ -15,7 +16,7 @@ import { ensureNextBuild } from "@/lib/server/build";
 import { startTestServer } from "@/tests/support/test-server";
 import { freePort } from "@/lib/db/embedded/postmaster";
 
-const BENCHES = ["text-quality", "speech", "create-asset", "verdict", "cdn", "events", "portal"];
+const BENCHES = ["text-quality", "speech", "create-asset", "throughput", "verdict", "cdn", "events", "portal"];
 
 async function main() {
   const only = (process.env.BENCH_ONLY ?? "").split(",").map((s) => s.trim()).filter(Boolean);
@@ -42,6 +43,7 @@ async function main() {
     // Rate limiting off for this key (0 = unlimited) so the benchmark measures the service; read to poll decisions.
     const key = await createApiKey({ projectId: project.projectId, permissions: ["assets:write", "assets:read"], rateLimitPerSecond: 0 });
     if (runs("create-asset")) await benchCreateAsset(server, key.apiKey, project.projectId);
+    if (runs("throughput")) await benchPipelineThroughput(server, key.apiKey, project.projectId);
     if (runs("verdict")) await benchVerdictLatency(server, key.apiKey, project.projectId);
     if (runs("cdn")) await benchCdn(server, key.apiKey, project.projectId);
     if (runs("events")) await benchEvents(server, `http://127.0.0.1:${probePort}`);

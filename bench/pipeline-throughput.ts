@@ -1,0 +1,86 @@
+import { load, row, type LoadResult } from "@/bench/autocannon";
+import { photoJpeg, sleep } from "@/bench/cdn-tools";
+import { sqlPool } from "@/lib/db/client";
+import type { RunningServer } from "@/tests/support/test-server";
+
+/**
+ * Pipeline throughput (issue #13 req 1): a burst of queue=true uploads for BURST seconds as fast as
+ * 16 connections can send them, then the backlog is watched until it is decided. Reported: the
+ * create rate, the decided rate while the burst runs and after it (the pipeline alone), the backlog
+ * left when the burst ends, and how long it takes to empty. Targets: text decided ≥ 0.8× the create
+ * rate of the same run; ≤ 1 MP JPEG images decided ≥ 20/s.
+ * Env: BENCH_BURST_SECONDS (30 text, 15 images), BENCH_DRAIN_TIMEOUT_SECONDS (180), BENCH_THROUGHPUT_PARTS (text,image).
+ */
+const TEXT_RATIO_TARGET = 0.8;
+const IMAGE_RATE_TARGET = 20;
+
+interface Counts {
+  decided: number;
+  waiting: number;
+}
+
+/** Assets of the project decided (any end state) and still waiting (uploading, pending). */
+async function counts(projectId: string): Promise<Counts> {
+  const { rows } = await sqlPool().query<{ decided: string; waiting: string }>(
+    `SELECT count(*) FILTER (WHERE status NOT IN ('pending', 'uploading')) AS decided,
+            count(*) FILTER (WHERE status IN ('pending', 'uploading')) AS waiting
+       FROM assets WHERE project_id = $1 AND parent_id IS NULL`,
+    [projectId],
+  );
+  return { decided: Number(rows[0]?.decided ?? 0), waiting: Number(rows[0]?.waiting ?? 0) };
+}
+
+async function burstAndDrain(label: string, server: RunningServer, apiKey: string, projectId: string, body: string, seconds: number) {
+  const timeout = Number(process.env.BENCH_DRAIN_TIMEOUT_SECONDS ?? 180) * 1000;
+  const before = await counts(projectId);
+  const started = performance.now();
+  const burst: LoadResult = await load({
+    url: `${server.baseUrl}/v1/projects/${projectId}/assets?queue=true`,
+    method: "POST",
+    headers: { "X-Api-Key": apiKey, "Content-Type": "application/json" },
+    body,
+    connections: 16,
+    seconds,
+  });
+  const burstMs = performance.now() - started;
+  const atEnd = await counts(projectId);
+  const created = atEnd.decided + atEnd.waiting - before.decided - before.waiting;
+  const decidedInBurst = atEnd.decided - before.decided;
+  let last = atEnd;
+  const drainStarted = performance.now();
+  while (last.waiting > 0 && performance.now() - drainStarted < timeout) {
+    await sleep(500);
+    last = await counts(projectId);
+  }
+  const drainMs = performance.now() - drainStarted;
+  const decidedAfter = last.decided - atEnd.decided;
+  const createRate = created / (burstMs / 1000);
+  const duringRate = decidedInBurst / (burstMs / 1000);
+  const afterRate = drainMs > 0 ? decidedAfter / (drainMs / 1000) : NaN;
+  const overall = (last.decided - before.decided) / ((burstMs + drainMs) / 1000);
+  console.log(`\n${label} — queue=true burst of ${seconds} s (16 connections), then the backlog until decided`);
+  console.log(row("  create (during the burst)", burst));
+  console.log(`  created ${created} (${createRate.toFixed(0)}/s); decided during the burst ${decidedInBurst} (${duringRate.toFixed(1)}/s)`);
+  console.log(`  backlog when the burst ended: ${atEnd.waiting}; after it the pipeline alone decided ${decidedAfter} in ${(drainMs / 1000).toFixed(1)} s (${afterRate.toFixed(1)}/s)` +
+    (last.waiting > 0 ? `; ${last.waiting} STILL WAITING after the ${timeout / 1000} s timeout` : ""));
+  console.log(`  decided overall: ${overall.toFixed(1)}/s from the first upload to the last decision`);
+  return { createRate, decidedRate: Math.max(duringRate, afterRate), overall, backlog: atEnd.waiting, left: last.waiting };
+}
+
+export async function benchPipelineThroughput(server: RunningServer, apiKey: string, projectId: string) {
+  const parts = (process.env.BENCH_THROUGHPUT_PARTS ?? "text,image").split(",");
+  if (parts.includes("text")) {
+    const seconds = Number(process.env.BENCH_BURST_SECONDS ?? 30);
+    const text = JSON.stringify({ name: "bench.txt", content: { plainText: "a short comment to moderate, nothing more", type: "text/plain" } });
+    const r = await burstAndDrain("Pipeline throughput: text", server, apiKey, projectId, text, seconds);
+    const ratio = r.overall / r.createRate;
+    console.log(`  text decided/s over created/s: ${ratio.toFixed(2)}x (target >= ${TEXT_RATIO_TARGET}x) ${ratio >= TEXT_RATIO_TARGET ? "OK" : "BELOW TARGET"}`);
+  }
+  if (parts.includes("image")) {
+    const seconds = Number(process.env.BENCH_BURST_SECONDS ?? 15);
+    const jpeg = await photoJpeg(1152, 864);
+    const image = JSON.stringify({ name: "photo.jpg", content: { type: "image/jpeg", base64: jpeg.toString("base64") } });
+    const r = await burstAndDrain(`Pipeline throughput: images (JPEG 1152x864, ${(jpeg.length / 1024).toFixed(0)} KiB)`, server, apiKey, projectId, image, seconds);
+    console.log(`  images decided: ${r.overall.toFixed(1)}/s overall (target >= ${IMAGE_RATE_TARGET}/s) ${r.overall >= IMAGE_RATE_TARGET ? "OK" : "BELOW TARGET"}`);
+  }
+}
