@@ -7,7 +7,15 @@ import { kickOutbox } from "@/lib/jobs/outbox";
 import { queueUnattemptedDeliveries } from "./delivery-jobs";
 import { connectorStamp, watchConnectorChanges } from "./delivery/connector-changes";
 import { startFirstAttempts, type DispatchedDelivery } from "./delivery/first-attempts";
-import { DELIVERY_COLUMNS, loadedDelivery, type LoadRow } from "./delivery/load";
+import {
+  CONNECTOR_COLUMNS,
+  EVENT_COLUMNS,
+  loadedConnector,
+  storedEvent,
+  type ConnectorRow,
+  type EventRow,
+  type LoadedDelivery,
+} from "./delivery/load";
 
 /**
  * The connector dispatcher: turns committed events into deliveries, once each. It reads events in
@@ -25,11 +33,8 @@ const POLL_MS = 5000;
 /** When events of still-running transactions were seen, look again this soon. */
 const SOON_MS = 25;
 
-interface EventRow {
+interface EventPosition {
   id: string;
-  project_id: string;
-  type: string;
-  created_at: Date;
   txid: string;
   seq: string;
 }
@@ -47,26 +52,32 @@ export const LOCK_DISPATCH_CURSOR = `SELECT txid, seq, (pg_snapshot_xmin(pg_curr
 
 // node-postgres returns bigint as a string: no cast needed (a `txid::text` output column would make
 // ORDER BY txid sort text).
-export const SELECT_DISPATCHABLE_EVENTS = `SELECT id, project_id, type, created_at, txid, seq FROM events
+export const SELECT_DISPATCHABLE_EVENTS = `SELECT id, txid, seq FROM events
   WHERE txid < $1::bigint AND (txid, seq) > ($2::bigint, $3::bigint)
   ORDER BY txid, seq LIMIT $4`;
 
 /** Whether events exist that running transactions still hide (their commit will need a pass). */
 export const SELECT_EVENTS_BEYOND_HORIZON = `SELECT EXISTS (SELECT 1 FROM events WHERE txid >= $1::bigint) AS waiting`;
 
-/** Inserts the deliveries and returns each as an attempt reads it (load.ts), in the feed's order. */
+/**
+ * Inserts the deliveries of events $1 and returns each with its event (load.ts), in the feed's
+ * order; the connectors are read once each (SELECT_DISPATCH_CONNECTORS), not once per delivery.
+ */
 export const INSERT_EVENT_DELIVERIES = `WITH inserted AS (
   INSERT INTO connector_deliveries (id, connector_id, event_id, status, created_at, updated_at)
   SELECT gen_random_uuid(), c.id, e.id, 'pending', now(), now()
-    FROM unnest($1::uuid[], $2::uuid[], $3::text[], $4::timestamptz[]) AS e(id, project_id, type, created_at)
+    FROM events e
     JOIN connectors c ON c.project_id = e.project_id AND c.enabled AND c.created_at <= e.created_at
                      AND (cardinality(c.event_types) = 0 OR e.type = ANY (c.event_types))
-  RETURNING *)
-SELECT ${DELIVERY_COLUMNS}, false AS recorded, NULL::int AS recorded_status_code, NULL::text AS recorded_error
+   WHERE e.id = ANY ($1::uuid[])
+  RETURNING id, connector_id, event_id)
+SELECT d.id, d.connector_id, ${EVENT_COLUMNS}
   FROM inserted d
   JOIN connectors c ON c.id = d.connector_id
   JOIN events e ON e.id = d.event_id
  ORDER BY e.txid, e.seq, c.created_at`;
+
+export const SELECT_DISPATCH_CONNECTORS = `SELECT ${CONNECTOR_COLUMNS} FROM connectors c WHERE c.id = ANY ($1::uuid[])`;
 
 export const ADVANCE_DISPATCH_CURSOR = `UPDATE connector_dispatch_cursor SET txid = $1::bigint, seq = $2::bigint, updated_at = now() WHERE id = 1`;
 
@@ -75,24 +86,43 @@ async function dispatchBatch(client: pg.PoolClient, stamp: number | null): Promi
   const { rows: cursorRows } = await client.query<{ txid: string; seq: string; horizon: string }>(LOCK_DISPATCH_CURSOR);
   const cursor = cursorRows[0];
   if (!cursor) return { events: 0, deliveries: [], waiting: false };
-  const { rows: events } = await client.query<EventRow>(SELECT_DISPATCHABLE_EVENTS, [cursor.horizon, cursor.txid, cursor.seq, BATCH]);
+  const { rows: events } = await client.query<EventPosition>(SELECT_DISPATCHABLE_EVENTS, [cursor.horizon, cursor.txid, cursor.seq, BATCH]);
   const last = events.at(-1);
   if (!last) {
     const { rows } = await client.query<{ waiting: boolean }>(SELECT_EVENTS_BEYOND_HORIZON, [cursor.horizon]);
     return { events: 0, deliveries: [], waiting: rows[0]?.waiting ?? false };
   }
-  const { rows: deliveries } = await client.query<LoadRow>(INSERT_EVENT_DELIVERIES, [
-    events.map((e) => e.id),
-    events.map((e) => e.project_id),
-    events.map((e) => e.type),
-    events.map((e) => e.created_at),
-  ]);
+  const { rows } = await client.query<DispatchedRow>(INSERT_EVENT_DELIVERIES, [events.map((e) => e.id)]);
+  const connectors = await dispatchConnectors(client, rows);
   await client.query(ADVANCE_DISPATCH_CURSOR, [last.txid, last.seq]);
   return {
     events: events.length,
-    deliveries: deliveries.map((row) => ({ deliveryId: row.id, connectorId: row.connector_id, loaded: loadedDelivery(row), stamp })),
+    deliveries: rows.map((row) => {
+      const read = connectors.get(row.connector_id);
+      // Without its connector (not expected: the insert holds it) the attempt reads the delivery itself.
+      const loaded: LoadedDelivery | null = read ? { ...NEW_DELIVERY, ...read, event: storedEvent(row, read.connector.projectId) } : null;
+      return { deliveryId: row.id, connectorId: row.connector_id, loaded, stamp };
+    }),
     waiting: events.length === BATCH,
   };
+}
+
+interface DispatchedRow extends EventRow {
+  id: string;
+  connector_id: string;
+}
+
+/** A delivery as the insert leaves it. */
+const NEW_DELIVERY = { status: "pending", attempts: 0, nextAttemptAt: null, lastStatusCode: null, lastError: null, recordedAttempt: null } as const;
+
+/** The connectors of these deliveries, each read once (in the transaction that inserted them). */
+async function dispatchConnectors(client: pg.PoolClient, rows: readonly DispatchedRow[]) {
+  const ids = [...new Set(rows.map((row) => row.connector_id))];
+  const connectors = new Map<string, ReturnType<typeof loadedConnector>>();
+  if (ids.length === 0) return connectors;
+  const { rows: connectorRows } = await client.query<ConnectorRow>(SELECT_DISPATCH_CONNECTORS, [ids]);
+  for (const row of connectorRows) connectors.set(row.connector_id, loadedConnector(row));
+  return connectors;
 }
 
 /**

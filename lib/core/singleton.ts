@@ -4,7 +4,13 @@
  * Every such instance lives here, on globalThis under a registry symbol.
  */
 type Registry = Record<symbol, unknown>;
-const slot = (name: string) => Symbol.for(`sieve.${name}`);
+const slots = new Map<string, symbol>();
+/** The registry key of `name` (Symbol.for is the same in every module copy; remembered: hot paths ask often). */
+function slot(name: string): symbol {
+  let key = slots.get(name);
+  if (key === undefined) slots.set(name, (key = Symbol.for(`sieve.${name}`)));
+  return key;
+}
 
 /** The instance called `name`, created on first use. */
 export function processSingleton<T>(name: string, create: () => T): T {

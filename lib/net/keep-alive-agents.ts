@@ -40,9 +40,11 @@ export function pinnedLookup(addresses: readonly LookupAddress[]): LookupFunctio
   };
 }
 
-/** The keep-alive agent for these checked addresses of this URL's origin (created on first use). */
-export function keepAliveAgent(url: URL, host: string, addresses: readonly LookupAddress[]): Agent {
-  const key = agentKey(url, host, addresses);
+/**
+ * The keep-alive agent for these checked addresses of this URL's origin (created on first use).
+ * `key` is agentKey(url, host, addresses), for a caller that computed it once for many requests.
+ */
+export function keepAliveAgent(url: URL, host: string, addresses: readonly LookupAddress[], key = agentKey(url, host, addresses)): Agent {
   const cache = agents();
   let agent = cache.get(key);
   if (agent) {

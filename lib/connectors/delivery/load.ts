@@ -7,15 +7,19 @@ import type { DeliveryStatus } from "./store";
 type Queryable = Pick<pg.PoolClient, "query">;
 
 /**
- * What a delivery attempt needs, as one select list over a delivery `d`, its connector `c` and its
- * event `e` (LEFT JOINed: a test message has none): LOAD_DELIVERY, LOAD_DELIVERIES and the
- * dispatcher's insert (lib/connectors/dispatch.ts) all read the same columns into LoadRow.
+ * What a delivery attempt needs, as select lists over a delivery `d`, its connector `c` and its
+ * event `e` (LEFT JOINed: a test message has none): LOAD_DELIVERY and LOAD_DELIVERIES read all of
+ * DELIVERY_COLUMNS into LoadRow; the dispatcher (lib/connectors/dispatch.ts), whose deliveries are
+ * new, reads EVENT_COLUMNS per delivery and CONNECTOR_COLUMNS once per connector.
  */
+export const CONNECTOR_COLUMNS = `c.id AS connector_id, c.project_id, c.type::text AS connector_type, c.name, c.url, c.recipients,
+       c.event_types, c.secret, c.previous_secret, c.previous_secret_expires_at, c.enabled, c.consecutive_failures,
+       c.failing_since, c.last_success_at`;
+export const EVENT_COLUMNS = `e.id AS event_id, e.type AS event_type, e.severity::text AS severity, e.title, e.description,
+       e.asset_id, e.asset, e.facts, e.created_at AS event_created_at`;
 export const DELIVERY_COLUMNS = `d.id, d.status::text AS status, d.attempts, d.next_attempt_at, d.last_status_code, d.last_error,
-       c.id AS connector_id, c.project_id, c.type::text AS connector_type, c.name, c.url, c.recipients, c.event_types, c.secret,
-       c.previous_secret, c.previous_secret_expires_at, c.enabled, c.consecutive_failures, c.failing_since, c.last_success_at,
-       e.id AS event_id, e.type AS event_type, e.severity::text AS severity, e.title, e.description, e.asset_id, e.asset, e.facts,
-       e.created_at AS event_created_at`;
+       ${CONNECTOR_COLUMNS},
+       ${EVENT_COLUMNS}`;
 
 /** Deliveries with their connector, their event and (when already recorded) attempt $2. */
 const loadStatement = (where: string) => `SELECT ${DELIVERY_COLUMNS},
@@ -29,13 +33,7 @@ const loadStatement = (where: string) => `SELECT ${DELIVERY_COLUMNS},
 export const LOAD_DELIVERY = loadStatement("d.id = $1");
 export const LOAD_DELIVERIES = loadStatement("d.id = ANY ($1::uuid[])");
 
-export interface LoadRow {
-  id: string;
-  status: DeliveryStatus;
-  attempts: number;
-  next_attempt_at: Date | null;
-  last_status_code: number | null;
-  last_error: string | null;
+export interface ConnectorRow {
   connector_id: string;
   project_id: string;
   connector_type: ConnectorTarget["type"];
@@ -50,6 +48,9 @@ export interface LoadRow {
   consecutive_failures: number;
   failing_since: Date | null;
   last_success_at: Date | null;
+}
+
+export interface EventRow {
   event_id: string | null;
   event_type: string | null;
   severity: string | null;
@@ -59,6 +60,15 @@ export interface LoadRow {
   asset: unknown;
   facts: unknown;
   event_created_at: Date | null;
+}
+
+export interface LoadRow extends ConnectorRow, EventRow {
+  id: string;
+  status: DeliveryStatus;
+  attempts: number;
+  next_attempt_at: Date | null;
+  last_status_code: number | null;
+  last_error: string | null;
   recorded: boolean;
   recorded_status_code: number | null;
   recorded_error: string | null;
@@ -95,12 +105,23 @@ export async function loadDeliveries(db: Queryable, deliveryIds: readonly string
 
 /** A row of DELIVERY_COLUMNS (plus the recorded attempt's, when selected) as the attempt uses it. */
 export function loadedDelivery(row: LoadRow): LoadedDelivery {
+  const { connector, connectorHealth } = loadedConnector(row);
   return {
     status: row.status,
     attempts: row.attempts,
     nextAttemptAt: row.next_attempt_at,
     lastStatusCode: row.last_status_code,
     lastError: row.last_error,
+    connector,
+    connectorHealth,
+    event: storedEvent(row, row.project_id),
+    recordedAttempt: row.recorded ? { statusCode: row.recorded_status_code, error: row.recorded_error } : null,
+  };
+}
+
+/** The connector of CONNECTOR_COLUMNS as an attempt uses it (deliveries of one connector may share it). */
+export function loadedConnector(row: ConnectorRow): Pick<LoadedDelivery, "connector" | "connectorHealth"> {
+  return {
     connector: {
       id: row.connector_id,
       projectId: row.project_id,
@@ -115,22 +136,23 @@ export function loadedDelivery(row: LoadRow): LoadedDelivery {
       eventTypes: row.event_types,
     },
     connectorHealth: { failing: row.consecutive_failures > 0 || row.failing_since !== null, lastSuccessAt: row.last_success_at },
-    event:
-      row.event_id === null
-        ? null
-        : {
-            id: row.event_id,
-            projectId: row.project_id,
-            type: row.event_type as string,
-            severity: row.severity as string,
-            title: row.title as string,
-            description: row.description,
-            assetId: row.asset_id,
-            asset: row.asset,
-            facts: row.facts,
-            createdAt: row.event_created_at as Date,
-          },
-    recordedAttempt: row.recorded ? { statusCode: row.recorded_status_code, error: row.recorded_error } : null,
   };
 }
 
+/** The event of EVENT_COLUMNS (null for a test message's delivery); events belong to their connector's project. */
+export function storedEvent(row: EventRow, projectId: string): StoredEvent | null {
+  return row.event_id === null
+    ? null
+    : {
+        id: row.event_id,
+        projectId,
+        type: row.event_type as string,
+        severity: row.severity as string,
+        title: row.title as string,
+        description: row.description,
+        assetId: row.asset_id,
+        asset: row.asset,
+        facts: row.facts,
+        createdAt: row.event_created_at as Date,
+      };
+}

@@ -36,6 +36,7 @@ export interface SendResult {
 
 export const USER_AGENT = "Sieve-Webhooks/1.0";
 const EXCERPT_BYTES = 1024;
+const JSON_HEADERS = { "content-type": "application/json", "user-agent": USER_AGENT };
 
 export async function sendToConnector(connector: ConnectorTarget, envelope: WebhookEnvelope, timeoutMs: number): Promise<SendResult> {
   try {
@@ -43,7 +44,7 @@ export async function sendToConnector(connector: ConnectorTarget, envelope: Webh
       case "webhook":
         return await sendWebhook(connector, envelope, timeoutMs);
       case "slack":
-        return await postJson(connector.url, Buffer.from(JSON.stringify(slackMessage(envelope))), {}, timeoutMs);
+        return await postJson(connector.url, Buffer.from(JSON.stringify(slackMessage(envelope))), JSON_HEADERS, timeoutMs);
       case "email":
         return await sendEmail(connector, envelope, timeoutMs);
     }
@@ -57,6 +58,8 @@ export function webhookRequest(connector: ConnectorSecrets, envelope: WebhookEnv
   const body = Buffer.from(JSON.stringify(envelope));
   const timestamp = Math.floor(now.getTime() / 1000);
   const headers = {
+    "content-type": "application/json",
+    "user-agent": USER_AGENT,
     "webhook-id": envelope.id,
     "webhook-timestamp": String(timestamp),
     "webhook-signature": signatureHeader(liveSecrets(connector, now), envelope.id, timestamp, body),
@@ -69,9 +72,10 @@ function sendWebhook(connector: ConnectorTarget, envelope: WebhookEnvelope, time
   return postJson(connector.url, body, headers, timeoutMs);
 }
 
+/** `headers`: the request's headers in full (content-type and user-agent included). */
 async function postJson(url: string | null, body: Buffer, headers: Record<string, string>, timeoutMs: number): Promise<SendResult> {
   if (!url) return failure("the connector has no URL");
-  const answer = await postWebhook(url, body, { "content-type": "application/json", "user-agent": USER_AGENT, ...headers }, {
+  const answer = await postWebhook(url, body, headers, {
     allowPrivateNetworks: config().allowPrivateNetworks,
     timeoutMs,
     excerptBytes: EXCERPT_BYTES,

@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
 import { SECRET_PREFIX } from "@/lib/connectors/secrets";
+import { processSingleton } from "@/lib/core/singleton";
 
 /**
  * Standard Webhooks signatures (https://www.standardwebhooks.com, what Svix sends): HMAC-SHA256 over
@@ -14,9 +15,24 @@ export function secretKey(secret: string): Buffer {
   return Buffer.from(encoded, "base64");
 }
 
+/** Decoded keys by secret, so a delivery does not decode its connector's secret again. */
+const MAX_KEYS = 1024;
+const keys = () => processSingleton("webhookSigningKeys", () => new Map<string, Buffer>());
+
+function cachedSecretKey(secret: string): Buffer {
+  const cache = keys();
+  let key = cache.get(secret);
+  if (!key) {
+    key = secretKey(secret);
+    cache.set(secret, key);
+    if (cache.size > MAX_KEYS) cache.delete(cache.keys().next().value as string);
+  }
+  return key;
+}
+
 /** One `v1,<base64>` signature. */
 export function signature(secret: string, msgId: string, timestampSeconds: number, body: Buffer | string): string {
-  const mac = createHmac("sha256", secretKey(secret));
+  const mac = createHmac("sha256", cachedSecretKey(secret));
   mac.update(`${msgId}.${timestampSeconds}.`);
   mac.update(body);
   return `v1,${mac.digest("base64")}`;
@@ -24,6 +40,7 @@ export function signature(secret: string, msgId: string, timestampSeconds: numbe
 
 /** The `webhook-signature` header value: one signature per secret, space-separated. */
 export function signatureHeader(secrets: readonly string[], msgId: string, timestampSeconds: number, body: Buffer | string): string {
+  if (secrets.length === 1) return signature(secrets[0] as string, msgId, timestampSeconds, body);
   return secrets.map((secret) => signature(secret, msgId, timestampSeconds, body)).join(" ");
 }
 

@@ -102,15 +102,16 @@ export async function recordAttempt(db: Queryable, r: AttemptRecord): Promise<Sa
 
 /**
  * RECORD_ATTEMPT without the connector, for successes of connectors whose loaded state shows no
- * failure run, any number at once ($1.. are arrays, one element per success): records each
+ * failure run, any number at once ($1 is a JSON array, one object per success: one parameter the
+ * driver passes as it is, rather than six arrays it escapes element by element): records each
  * successful attempt and its delivery's new state ('succeeded') holding only the delivery rows. No
  * row (and nothing changed) for an attempt already recorded or a delivery gone. `failing` reports a
  * failure run another attempt started meanwhile (read, not locked), which TOUCH_CONNECTOR_SUCCESS
  * then resets.
  */
 export const RECORD_SUCCESSES = `WITH input AS (
-  SELECT * FROM unnest($1::uuid[], $2::int[], $3::timestamptz[], $4::int[], $5::int[], $6::text[])
-    AS i(delivery_id, attempt, started_at, latency_ms, status_code, response_excerpt)),
+  SELECT * FROM json_to_recordset($1::json)
+    AS i(delivery_id uuid, attempt int, started_at timestamptz, latency_ms int, status_code int, response_excerpt text)),
 attempt AS (
   INSERT INTO connector_delivery_attempts (id, delivery_id, attempt, started_at, latency_ms, status_code, error, response_excerpt)
   SELECT gen_random_uuid(), d.id, i.attempt, i.started_at, i.latency_ms, i.status_code, NULL, i.response_excerpt
@@ -159,12 +160,16 @@ export async function recordSuccesses(db: Queryable, inputs: readonly SuccessInp
     name: "sieve-delivery-record-successes",
     text: RECORD_SUCCESSES,
     values: [
-      records.map((r) => r.deliveryId),
-      records.map((r) => r.attempt),
-      records.map((r) => r.startedAt.toISOString()), // pg's Date serialisation is slow
-      records.map((r) => r.latencyMs),
-      records.map((r) => r.statusCode),
-      records.map((r) => r.responseExcerpt),
+      JSON.stringify(
+        records.map((r) => ({
+          delivery_id: r.deliveryId,
+          attempt: r.attempt,
+          started_at: r.startedAt,
+          latency_ms: r.latencyMs,
+          status_code: r.statusCode,
+          response_excerpt: r.responseExcerpt,
+        })),
+      ),
     ],
   });
   const failing = new Map<string, boolean>();
