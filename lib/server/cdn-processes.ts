@@ -200,6 +200,8 @@ export async function runCdnProcess(hooks: CdnProcessHooks): Promise<void> {
     process.exit(1);
   });
   server.listen(port, cfg.host, () => process.send?.({ kind: "listening", port: (server.address() as AddressInfo).port }));
+  // Ctrl-C reaches the whole process group: the main process decides when this one stops (SIGTERM).
+  process.on("SIGINT", () => undefined);
   process.once("SIGTERM", () => {
     server.closeIdleConnections();
     server.close();
