@@ -18,15 +18,25 @@ export interface AdmissionCandidate {
   started_at: Date | null;
 }
 
+/**
+ * Due runs, oldest first, leaving out those a concurrency key that is full right now (as many leased
+ * runs as its limit, the number after its last `|`) would refuse anyway: with a backlog of thousands
+ * behind one full key, each claim would otherwise sort them all and postpone a page of them, only
+ * to find the same ones again a moment later. Admission (admissionDelay) still decides, under the
+ * keys' locks.
+ */
+export const SELECT_CLAIMABLE_RUNS = `WITH full_keys AS (
+    SELECT key FROM (SELECT unnest(concurrency_keys) AS key FROM executor_runs WHERE lease_until > now()) leased
+     GROUP BY key HAVING count(*) >= split_part(key, '|', -1)::int)
+  SELECT * FROM executor_runs
+   WHERE status IN ('queued', 'waiting') AND next_at <= now() AND (lease_until IS NULL OR lease_until < now())
+     AND NOT (concurrency_keys && ARRAY(SELECT key FROM full_keys))
+   ORDER BY next_at LIMIT $1 FOR UPDATE SKIP LOCKED`;
+
 /** Leases up to `limit` runs that are due, postponing those their limits do not admit yet. */
 export async function claimRuns(ctx: ExecutorContext, limit: number): Promise<RunRow[]> {
   return withTransaction(ctx.opts.pool, async (client) => {
-    const { rows } = await client.query<RunRow & AdmissionCandidate>(
-      `SELECT * FROM executor_runs
-       WHERE status IN ('queued', 'waiting') AND next_at <= now() AND (lease_until IS NULL OR lease_until < now())
-       ORDER BY next_at LIMIT $1 FOR UPDATE SKIP LOCKED`,
-      [limit],
-    );
+    const { rows } = await client.query<RunRow & AdmissionCandidate>(SELECT_CLAIMABLE_RUNS, [limit]);
     const claimed: RunRow[] = [];
     for (const run of rows) {
       const delay = await admissionDelay(ctx, client, run);

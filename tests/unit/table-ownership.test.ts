@@ -41,6 +41,7 @@ import { eventInsertSql } from "@/lib/events/record";
 import { outboxInsertSql } from "@/lib/jobs/outbox";
 import { SELECT_ALLOWANCE, SELECT_ASSET_COUNTS, SELECT_DECISIONS_PER_DAY, SELECT_REVIEWER_THROUGHPUT } from "@/lib/usage/report";
 import { startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
+import { SELECT_CLAIMABLE_RUNS } from "@/lib/executor/claiming";
 
 /**
  * One owner per table, and hand-written SQL that cannot drift from the Prisma schema:
@@ -97,6 +98,7 @@ const READS: Record<string, string> = {
   SELECT_ASSET_COUNTS,
   SELECT_DECISIONS_PER_DAY,
   SELECT_REVIEWER_THROUGHPUT,
+  SELECT_CLAIMABLE_RUNS,
 };
 
 interface Column {
