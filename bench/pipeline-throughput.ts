@@ -68,9 +68,19 @@ async function burstAndDrain(label: string, server: RunningServer, apiKey: strin
   return { createRate, decidedRate: Math.max(duringRate, afterRate), overall, backlog: atEnd.waiting, left: last.waiting };
 }
 
-export async function benchPipelineThroughput(server: RunningServer, apiKey: string, projectId: string) {
+/** A project of its own per part: what one part leaves undecided must not count in the next. */
+async function freshProject(name: string): Promise<{ apiKey: string; projectId: string }> {
+  const { createProject } = await import("@/lib/projects/provision");
+  const { createApiKey } = await import("@/lib/auth/api-keys");
+  const project = await createProject({ name, permissions: ["assets:write", "assets:read"] });
+  const key = await createApiKey({ projectId: project.projectId, permissions: ["assets:write", "assets:read"], rateLimitPerSecond: 0 });
+  return { apiKey: key.apiKey, projectId: project.projectId };
+}
+
+export async function benchPipelineThroughput(server: RunningServer) {
   const parts = (process.env.BENCH_THROUGHPUT_PARTS ?? "text,image").split(",");
   if (parts.includes("text")) {
+    const { apiKey, projectId } = await freshProject("throughput text");
     const seconds = Number(process.env.BENCH_BURST_SECONDS ?? 30);
     const text = JSON.stringify({ name: "bench.txt", content: { plainText: "a short comment to moderate, nothing more", type: "text/plain" } });
     const r = await burstAndDrain("Pipeline throughput: text", server, apiKey, projectId, text, seconds);
@@ -80,6 +90,7 @@ export async function benchPipelineThroughput(server: RunningServer, apiKey: str
     console.log(`  text decided/s over created/s: ${ratio.toFixed(2)}x (target >= ${TEXT_RATIO_TARGET}x) ${ratio >= TEXT_RATIO_TARGET ? "OK" : "BELOW TARGET"}`);
   }
   if (parts.includes("image")) {
+    const { apiKey, projectId } = await freshProject("throughput images");
     const seconds = Number(process.env.BENCH_BURST_SECONDS ?? 15);
     const jpeg = await photoJpeg(1152, 864);
     const image = JSON.stringify({ name: "photo.jpg", content: { type: "image/jpeg", base64: jpeg.toString("base64") } });

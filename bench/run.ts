@@ -43,7 +43,7 @@ async function main() {
     // Rate limiting off for this key (0 = unlimited) so the benchmark measures the service; read to poll decisions.
     const key = await createApiKey({ projectId: project.projectId, permissions: ["assets:write", "assets:read"], rateLimitPerSecond: 0 });
     if (runs("create-asset")) await benchCreateAsset(server, key.apiKey, project.projectId);
-    if (runs("throughput")) await benchPipelineThroughput(server, key.apiKey, project.projectId);
+    if (runs("throughput")) await benchPipelineThroughput(server);
     if (runs("verdict")) await benchVerdictLatency(server, key.apiKey, project.projectId);
     if (runs("cdn")) await benchCdn(server, key.apiKey, project.projectId);
     if (runs("events")) await benchEvents(server, `http://127.0.0.1:${probePort}`);
