@@ -86,6 +86,31 @@ describe("CDN port (serving processes)", () => {
     expect(body.message).toMatch(/50000/);
   });
 
+  it("every process serves a lens's version N+1 as soon as it is saved, and refuses it once inactive", async () => {
+    const lens = (version: number, width: number, active = true) => ({
+      json: { identifier: "cdnport", name: "CDN port", type: "image", version, active, transforms: [{ type: "imageTransform", options: { width, format: "png" } }] },
+    });
+    const asset = await upload(p, jpeg, "image/jpeg");
+    const url = onCdnPort(contentPath(asset, "/@cdnport"));
+    const widthOf = async () => {
+      const res = await freshGet(url);
+      return res.status === 200 ? (await imageInfo(Buffer.from(res.body, "latin1"))).width : res.status;
+    };
+    expectOk(await p.client.request("PUT", "/lenses/cdnport", lens(1, 100)));
+    // Warm in every process (connections are shared out round-robin), hot path included.
+    for (let i = 0; i < 8; i++) expect(await widthOf()).toBe(100);
+
+    expectOk(await p.client.request("PUT", "/lenses/cdnport", lens(2, 50)));
+    const took = await eventually(async () => {
+      for (let i = 0; i < 6; i++) expect(await widthOf()).toBe(50);
+    }, 2_000);
+    expect(took).toBeLessThan(1_000);
+    expectOk(await p.client.request("PUT", "/lenses/cdnport", lens(3, 50, false)));
+    await eventually(async () => {
+      for (let i = 0; i < 6; i++) expect(await widthOf()).toBe(400);
+    }, 2_000);
+  });
+
   it("answers anything but the CDN with the spec's error body", async () => {
     const res = await fetch(`${cdnOrigin}/v1/health-check`);
     const body = (await res.json()) as Record<string, unknown>;
