@@ -4,9 +4,9 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { config } from "@/lib/core/config";
 import { ApiError, isApiError, type ErrorCode } from "@/lib/core/errors";
-import { answerClientError } from "@/lib/server/malformed-requests";
+import { answerApiError, answerClientError } from "@/lib/server/malformed-requests";
 
-/**
+/*
  * CDN serving processes: child processes of the server (Node's cluster, round-robin over one
  * listening socket) that answer only the CDN, on a port of their own (CDN_PORT). Serving a cached
  * image costs a few microseconds of JavaScript but a kernel copy of the whole body, so one process
@@ -18,14 +18,15 @@ import { answerClientError } from "@/lib/server/malformed-requests";
  * process cannot answer from its own memory it may ask of the main process (`askMainProcess`:
  * the CDN sends its transforms there, so each runs once, within one process's memory bounds).
  */
+
 /** A process dies this often within RESTART_WINDOW_MS before it is given up on. */
 const MAX_QUICK_RESTARTS = 3;
 const RESTART_WINDOW_MS = 10_000;
 const STOP_GRACE_MS = 5_000;
 
 export interface CdnProcesses {
-  /** Where they listen, e.g. http://127.0.0.1:3001. */
-  origin: string;
+  /** The port they listen on (the one given, or the one a CDN_PORT=0 start was given). */
+  port: number;
   count: number;
   stop(): Promise<void>;
 }
@@ -53,7 +54,6 @@ export async function startCdnProcesses(
   entry: string,
   count: number,
   port: number,
-  host: string,
   answer: (question: unknown) => Promise<unknown>,
 ): Promise<CdnProcesses | null> {
   // "advanced": Buffers travel as bytes (structured clone), not as JSON arrays of numbers.
@@ -113,8 +113,7 @@ export async function startCdnProcesses(
     await stop();
     return null;
   }
-  const h = ["0.0.0.0", "::", ""].includes(host) ? "localhost" : host.includes(":") ? `[${host}]` : host;
-  return { origin: `http://${h}:${boundPort}`, count, stop };
+  return { port: boundPort, count, stop };
 }
 
 async function answerAsk(worker: Worker, ask: Ask, answer: (question: unknown) => Promise<unknown>): Promise<void> {
@@ -125,8 +124,8 @@ async function answerAsk(worker: Worker, ask: Ask, answer: (question: unknown) =
     const e = error as Error;
     reply = { kind: "answer", id: ask.id, error: isApiError(e) ? { message: e.message, code: e.code, headers: e.headers } : { message: e.message } };
   }
-  // A process that died meanwhile is not waiting any more.
-  if (!worker.isDead()) worker.send(reply, (error: Error | null) => error && undefined);
+  // A process that died meanwhile is not waiting any more (a failed send is nobody's loss).
+  if (!worker.isDead()) worker.send(reply, () => undefined);
 }
 
 function stopWorker(worker: Worker): Promise<void> {
@@ -184,13 +183,7 @@ export async function runCdnProcess(hooks: CdnProcessHooks): Promise<void> {
   const server = http.createServer((req, res) => {
     const requestId = randomUUID();
     if (hooks.dispatch(req, res, requestId)) return;
-    const body = JSON.stringify({
-      message: "This port serves only the CDN (/cdn/v1); the API is on the main port.",
-      code: "request/route-not-found",
-      traceId: requestId,
-    });
-    res.writeHead(404, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), "X-Request-Id": requestId });
-    res.end(body);
+    answerApiError(res, new ApiError("request/route-not-found", "This port serves only the CDN (/cdn/v1); the API is on the main port."), requestId);
   });
   server.on("clientError", (error: NodeJS.ErrnoException, socket) => answerClientError(error, socket, randomUUID()));
   server.keepAliveTimeout = 65_000;

@@ -68,17 +68,17 @@ export async function runServer(hooks: ServerHooks): Promise<void> {
   // Before the main port opens: once the API answers, so does the CDN port.
   const cdnProcesses =
     hooks.cdnProcesses && cfg.cdn.processes > 0
-      ? await startCdnProcesses(hooks.cdnProcesses.entry, cfg.cdn.processes, cfg.cdn.port, cfg.host, hooks.cdnProcesses.answer)
+      ? await startCdnProcesses(hooks.cdnProcesses.entry, cfg.cdn.processes, cfg.cdn.port, hooks.cdnProcesses.answer)
       : null;
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(cfg.port, cfg.host, resolve);
   });
-  await inngestRuntime.start(loopbackOrigin(server, cfg.host));
+  await inngestRuntime.start(originOf(cfg.host, (server.address() as AddressInfo).port, "127.0.0.1"));
   const stopBackground = hooks.started();
 
-  printBanner(cfg, database.embedded, [...cdnBanner(cdnProcesses), ...banner]);
+  printBanner(cfg, database.embedded, [...cdnBanner(cfg.host, cdnProcesses), ...banner]);
 
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -98,18 +98,20 @@ export async function runServer(hooks: ServerHooks): Promise<void> {
   process.once("SIGTERM", () => void shutdown("SIGTERM"));
 }
 
-/** How this process reaches its own server (the embedded executor calls /api/inngest through it). */
-function loopbackOrigin(server: http.Server, host: string): string {
-  const { port } = server.address() as AddressInfo;
-  const anyHost = ["0.0.0.0", "::", "", "localhost"].includes(host);
-  const h = anyHost ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+/**
+ * `http://host:port` for a listening address; a wildcard host (all interfaces) becomes `anyHost`:
+ * 127.0.0.1 for this process's own calls (the embedded executor reaches /api/inngest through it),
+ * localhost for the banner.
+ */
+function originOf(host: string, port: number, anyHost: string): string {
+  const h = ["0.0.0.0", "::", "", "localhost"].includes(host) ? anyHost : host.includes(":") ? `[${host}]` : host;
   return `http://${h}:${port}`;
 }
 
-function cdnBanner(processes: CdnProcesses | null): string[] {
+function cdnBanner(host: string, processes: CdnProcesses | null): string[] {
   if (!processes) return [];
   return [
-    `  CDN port:      ${processes.origin}/cdn/v1 (${processes.count} serving processes; the fast way to the same CDN: point CDN_BASE_URL at it)`,
+    `  CDN port:      ${originOf(host, processes.port, "localhost")}/cdn/v1 (${processes.count} serving processes; the fast way to the same CDN: point CDN_BASE_URL at it)`,
     "",
   ];
 }

@@ -19,12 +19,16 @@ export function refuseMalformedUrl(req: http.IncomingMessage, res: http.ServerRe
     decodeURIComponent(path);
     return false;
   } catch {
-    const error = new ApiError("request/validation-failed", "The URL path is not valid percent-encoded UTF-8.");
-    const body = errorBody(error.code, error.message, requestId);
-    res.writeHead(error.status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body) });
-    res.end(body);
+    answerApiError(res, new ApiError("request/validation-failed", "The URL path is not valid percent-encoded UTF-8."), requestId);
     return true;
   }
+}
+
+/** Answers `error` in the spec's error body (the CDN processes' 404 too). */
+export function answerApiError(res: http.ServerResponse, error: ApiError, requestId: string): void {
+  const body = errorBody(error.code, error.message, requestId);
+  res.writeHead(error.status, { "Content-Type": "application/json", "Content-Length": Buffer.byteLength(body), "X-Request-Id": requestId });
+  res.end(body);
 }
 
 /** For the server's `clientError` event: the parser gave up on the request, so the socket closes. */

@@ -58,8 +58,7 @@ export function webhookRequest(connector: ConnectorSecrets, envelope: WebhookEnv
   const body = Buffer.from(JSON.stringify(envelope));
   const timestamp = Math.floor(now.getTime() / 1000);
   const headers = {
-    "content-type": "application/json",
-    "user-agent": USER_AGENT,
+    ...JSON_HEADERS,
     "webhook-id": envelope.id,
     "webhook-timestamp": String(timestamp),
     "webhook-signature": signatureHeader(liveSecrets(connector, now), envelope.id, timestamp, body),
