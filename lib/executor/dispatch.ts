@@ -1,8 +1,10 @@
 import type pg from "pg";
+import { batchesEvent, bufferBatchEvent, formFullBatches, type BatchingFunction } from "./batching";
 import { admissionDelay, leaseRun } from "./claiming";
 import type { ExecutorContext } from "./context";
 import { compileCached } from "./expressions";
-import { createRun, resumeWith, type EventPayload, type RunRow } from "./store";
+import type { FunctionDefinition } from "./functions";
+import { createRun, resumeWith, type CreatedRun, type EventPayload, type RunRow } from "./store";
 
 /** Where dispatch may lease the runs it starts, for the caller to execute right after commit. */
 export interface LeaseInto {
@@ -11,28 +13,33 @@ export interface LeaseInto {
   hasRoom: () => boolean;
 }
 
+/** The batch keys events were buffered under, per function: formBatches looks at them once per send. */
+export type BufferedBatches = Map<BatchingFunction, Set<string>>;
+
 /**
  * Starts the runs an event triggers and resumes the waits it matches (inside the caller's
  * transaction); with `leaseInto`, runs this process has room for are leased in the same transaction
  * and executed right after commit, skipping a separate claim (the path a `queue=false` upload waits on).
  * Returns whether it left work for the loop (a run it did not lease, or a resumed wait).
  */
-export async function dispatchEvent(ctx: ExecutorContext, client: pg.PoolClient, event: EventPayload, leaseInto?: LeaseInto): Promise<boolean> {
+export async function dispatchEvent(
+  ctx: ExecutorContext,
+  client: pg.PoolClient,
+  event: EventPayload,
+  leaseInto?: LeaseInto,
+  buffered: BufferedBatches = new Map(),
+): Promise<boolean> {
   let forLoop = false;
   for (const fn of ctx.functions.values()) {
     for (const trigger of fn.triggers) {
       if (!trigger.matches(event.name)) continue;
       if (trigger.expression && !trigger.expression({ event })) continue;
-      const created = await createRun(client, { fn, event });
-      if (created && leaseInto?.hasRoom()) {
-        const admission = { id: created.id, function_id: fn.id, concurrency_keys: created.concurrencyKeys, throttle_key: created.throttleKey, started_at: null };
-        // Never wait for a lock here: concurrent sends must not queue behind each other.
-        if ((await admissionDelay(ctx, client, admission, true)) === undefined) {
-          leaseInto.runs.push(await leaseRun(ctx, client, created.id));
-          break;
-        }
+      if (batchesEvent(fn, event)) {
+        const key = await bufferBatchEvent(client, fn, event);
+        buffered.set(fn, (buffered.get(fn) ?? new Set()).add(key));
+        break;
       }
-      forLoop ||= created !== undefined;
+      forLoop = (await startOrLease(ctx, client, fn, await createRun(client, { fn, event }), leaseInto)) || forLoop;
       break;
     }
   }
@@ -47,4 +54,30 @@ export async function dispatchEvent(ctx: ExecutorContext, client: pg.PoolClient,
     forLoop = true;
   }
   return forLoop;
+}
+
+/**
+ * Runs of the batches this send filled (after every event of the send was buffered, so a burst
+ * checks each key once). Returns whether it left work for the loop.
+ */
+export async function formBatches(ctx: ExecutorContext, client: pg.PoolClient, buffered: BufferedBatches, leaseInto?: LeaseInto): Promise<boolean> {
+  let forLoop = false;
+  for (const [fn, keys] of buffered) {
+    for (const created of await formFullBatches(client, fn, keys)) forLoop = (await startOrLease(ctx, client, fn, created, leaseInto)) || forLoop;
+  }
+  return forLoop;
+}
+
+/** Leases a new run for the caller when this process has room and its limits admit it; else it is the loop's. */
+async function startOrLease(ctx: ExecutorContext, client: pg.PoolClient, fn: FunctionDefinition, created: CreatedRun | undefined, leaseInto?: LeaseInto) {
+  if (!created) return false;
+  if (leaseInto?.hasRoom()) {
+    const admission = { id: created.id, function_id: fn.id, concurrency_keys: created.concurrencyKeys, throttle_key: created.throttleKey, started_at: null };
+    // Never wait for a lock here: concurrent sends must not queue behind each other.
+    if ((await admissionDelay(ctx, client, admission, true)) === undefined) {
+      leaseInto.runs.push(await leaseRun(ctx, client, created.id));
+      return false;
+    }
+  }
+  return true;
 }

@@ -4,7 +4,8 @@ import type { AddressInfo } from "node:net";
 import { withTransaction } from "@/lib/db/transaction";
 import { claimRuns, renewLeases } from "./claiming";
 import { resolveOptions, type ExecutorContext, type ExecutorOptions } from "./context";
-import { dispatchEvent } from "./dispatch";
+import { formDueBatches } from "./batching";
+import { dispatchEvent, formBatches, type BufferedBatches } from "./dispatch";
 import { createEventApiServer } from "./event-api";
 import { parseFunctionConfig, type FunctionDefinition } from "./functions";
 import { finishRun, saveRun } from "./persistence";
@@ -91,6 +92,7 @@ export class EmbeddedExecutor {
     await Promise.race([settled, new Promise((r) => setTimeout(r, graceMs).unref())]);
     await this.loopDone?.catch(() => undefined);
     clearInterval(this.heartbeat);
+    clearTimeout(this.batchTimer?.timer);
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
@@ -99,13 +101,43 @@ export class EmbeddedExecutor {
     const leased: RunRow[] = [];
     const hasRoom = () => !this.stopped && this.active.size + leased.length < this.opts.maxConcurrentRuns;
     let forLoop = false;
+    const buffered: BufferedBatches = new Map();
     await withTransaction(this.opts.pool, async (client) => {
       const fresh = await insertNewEvents(client, events);
-      for (const event of fresh) if (await dispatchEvent(this.ctx, client, event, { runs: leased, hasRoom })) forLoop = true;
+      for (const event of fresh) if (await dispatchEvent(this.ctx, client, event, { runs: leased, hasRoom }, buffered)) forLoop = true;
+      if (await formBatches(this.ctx, client, buffered, { runs: leased, hasRoom })) forLoop = true;
     });
     for (const run of leased) this.startExecution(run);
+    for (const fn of buffered.keys()) this.expectDueBatches(Date.now() + fn.batch.timeoutMs);
     if (forLoop) this.wake();
     return events.map((e) => e.id);
+  }
+
+  // ---- batches (batching.ts) ----
+
+  /** When the loop looks for due batches next: at a buffered batch's timeout, else every poll. */
+  private nextBatchCheck = 0;
+  private batchTimer: { at: number; timer: NodeJS.Timeout } | undefined;
+
+  private expectDueBatches(at: number): void {
+    this.nextBatchCheck = Math.min(this.nextBatchCheck, at);
+    if (this.batchTimer && this.batchTimer.at <= at) return;
+    clearTimeout(this.batchTimer?.timer);
+    const timer = setTimeout(() => this.wake(), Math.max(0, at - Date.now()) + 5);
+    timer.unref();
+    this.batchTimer = { at, timer };
+  }
+
+  private async formDueBatches(): Promise<void> {
+    if (Date.now() < this.nextBatchCheck || ![...this.functions.values()].some((fn) => fn.batch)) return;
+    // Batches other processes buffered (or a restart left) are found by the poll.
+    this.nextBatchCheck = Math.max(Date.now() + this.opts.pollMs, this.batchTimer?.at ?? 0);
+    if (this.batchTimer && this.batchTimer.at <= Date.now()) this.batchTimer = undefined;
+    try {
+      await formDueBatches(this.ctx);
+    } catch (error) {
+      if (!this.stopped) this.opts.log(`forming due batches failed: ${(error as Error).message}`);
+    }
   }
 
   // ---- the run loop ----
@@ -113,6 +145,7 @@ export class EmbeddedExecutor {
   private async loop(): Promise<void> {
     while (!this.stopped) {
       this.woken = false;
+      await this.formDueBatches();
       const free = this.opts.maxConcurrentRuns - this.active.size;
       let claimed: RunRow[] = [];
       if (free > 0) {

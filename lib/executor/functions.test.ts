@@ -14,7 +14,7 @@ let server: http.Server;
 let serveUrl: string;
 let configs: Map<string, Record<string, unknown>>;
 
-const refusedOptions = ["debounce", "rate-limit", "batch", "priority", "cancel-on", "timeouts", "singleton"];
+const refusedOptions = ["debounce", "rate-limit", "batch-idempotent", "priority", "cancel-on", "timeouts", "singleton"];
 
 beforeAll(async () => {
   process.env.INNGEST_SIGNING_KEY = signingKey;
@@ -58,6 +58,14 @@ beforeAll(async () => {
     inngest.createFunction({ id: "debounce", debounce: { period: "5s" }, triggers: [{ event: "a" }] }, handler),
     inngest.createFunction({ id: "rate-limit", rateLimit: { limit: 1, period: "1m" }, triggers: [{ event: "a" }] }, handler),
     inngest.createFunction({ id: "batch", batchEvents: { maxSize: 10, timeout: "5s" }, triggers: [{ event: "a" }] }, handler),
+    inngest.createFunction(
+      { id: "batch-keyed", batchEvents: { maxSize: 3, timeout: "1s", key: "event.data.userId", if: "event.data.bulk == true" }, triggers: [{ event: "a" }] },
+      handler,
+    ),
+    inngest.createFunction(
+      { id: "batch-idempotent", batchEvents: { maxSize: 3, timeout: "1s" }, idempotency: "event.data.id", triggers: [{ event: "a" }] },
+      handler,
+    ),
     inngest.createFunction({ id: "priority", priority: { run: "event.data.priority" }, triggers: [{ event: "a" }] }, handler),
     inngest.createFunction({ id: "cancel-on", cancelOn: [{ event: "shop/order.cancelled", match: "data.id" }], triggers: [{ event: "a" }] }, handler),
     inngest.createFunction({ id: "timeouts", timeouts: { start: "1m", finish: "5m" }, triggers: [{ event: "a" }] }, handler),
@@ -177,6 +185,18 @@ describe("parseFunctionConfig on SDK configs", () => {
     expect(idempotency!({ event: { data: { orderId: "o-5" } } })).toBe("o-5");
   });
 
+  it("reads batchEvents: size, timeout, key and condition", () => {
+    expect(parse("batch").batch).toMatchObject({ maxSize: 10, timeoutMs: 5000 });
+    const { batch } = parse("batch-keyed");
+    expect(batch).toMatchObject({ maxSize: 3, timeoutMs: 1000 });
+    expect(batch!.key!({ event: { data: { userId: "u1" } } })).toBe("u1");
+    expect(batch!.condition!({ event: { data: { bulk: true } } })).toBe(true);
+    expect(batch!.condition!({ event: { data: { bulk: false } } })).toBe(false);
+    const raw = config("plain");
+    expect(() => parseFunctionConfig({ ...raw, batchEvents: { maxSize: 0, timeout: "1s" } })).toThrow(/a batchEvents option it cannot read/);
+    expect(() => parseFunctionConfig({ ...raw, batchEvents: { maxSize: 5, timeout: "later" } })).toThrow(/a batchEvents option it cannot read/);
+  });
+
   it("reads the onFailure companion function the SDK adds", () => {
     expect(parse("with-failure").maxAttempts).toBe(3);
     const failure = parse("with-failure-failure");
@@ -201,7 +221,7 @@ describe("unsupported options are refused, naming the function and the option", 
   const cases: [string, string, RegExp][] = [
     ["debounce", "debounce", /debounce/],
     ["rate-limit", "rateLimit", /rate limiting/],
-    ["batch", "batchEvents", /event batching/],
+    ["batch-idempotent", "batchEvents", /batchEvents together with idempotency/],
     ["priority", "priority", /run priority/],
     ["cancel-on", "cancel", /cancelOn/],
     ["timeouts", "timeouts", /start\/finish timeouts/],

@@ -30,15 +30,16 @@ export interface FunctionDefinition {
   concurrency: ConcurrencyLimit[];
   throttle?: { limit: number; periodMs: number; burst: number; key?: CompiledExpression };
   idempotency?: CompiledExpression;
+  /** batchEvents: up to maxSize events per run, started when full or timeoutMs after its first event. */
+  batch?: { maxSize: number; timeoutMs: number; key?: CompiledExpression; condition?: CompiledExpression };
 }
 
 export class UnsupportedFunctionConfigError extends Error {
   override readonly name = "UnsupportedFunctionConfigError";
 }
 
-const SUPPORTED_KEYS = new Set(["id", "name", "triggers", "steps", "concurrency", "throttle", "idempotency"]);
+const SUPPORTED_KEYS = new Set(["id", "name", "triggers", "steps", "concurrency", "throttle", "idempotency", "batchEvents"]);
 const REFUSED_EXPLANATIONS: Record<string, string> = {
-  batchEvents: "event batching",
   debounce: "debounce",
   rateLimit: "rate limiting (use throttle)",
   priority: "run priority",
@@ -117,6 +118,9 @@ export function parseFunctionConfig(raw: RawConfig): FunctionDefinition {
   }
 
   const idempotency = typeof raw.idempotency === "string" ? compile(fnId, "idempotency", raw.idempotency) : undefined;
+  const batch = raw.batchEvents ? parseBatch(fnId, raw.batchEvents as Record<string, unknown>) : undefined;
+  // As Inngest: a batch has no single event an idempotency key could be taken from.
+  if (batch && idempotency) refuse(fnId, "batchEvents together with idempotency");
   const attempts = step.retries?.attempts;
   return {
     id: fnId,
@@ -127,5 +131,19 @@ export function parseFunctionConfig(raw: RawConfig): FunctionDefinition {
     concurrency,
     throttle,
     idempotency,
+    batch,
+  };
+}
+
+function parseBatch(fnId: string, b: Record<string, unknown>): NonNullable<FunctionDefinition["batch"]> {
+  const timeoutMs = typeof b.timeout === "string" ? parseDuration(b.timeout) : undefined;
+  if (typeof b.maxSize !== "number" || !Number.isInteger(b.maxSize) || b.maxSize < 1 || !timeoutMs) {
+    refuse(fnId, `a batchEvents option it cannot read (${JSON.stringify(b)})`);
+  }
+  return {
+    maxSize: b.maxSize,
+    timeoutMs,
+    key: typeof b.key === "string" ? compile(fnId, "batch key", b.key) : undefined,
+    condition: typeof b.if === "string" ? compile(fnId, "batch condition", b.if) : undefined,
   };
 }

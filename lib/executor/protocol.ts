@@ -26,7 +26,7 @@ export type CallResult =
 export interface CallInput {
   url: string;
   stepId: string;
-  run: Pick<RunRow, "id" | "attempt" | "stack" | "disable_immediate_execution"> & { event: EventPayload; steps: Memo };
+  run: Pick<RunRow, "id" | "attempt" | "stack" | "disable_immediate_execution"> & { event: EventPayload; events?: EventPayload[] | null; steps: Memo };
   maxAttempts: number;
   disableImmediateExecution: boolean;
   signingKey: string;
@@ -45,7 +45,7 @@ export function callRequestBody(input: CallInput): string {
   const { run } = input;
   return canonicalJson({
     event: run.event,
-    events: [run.event],
+    events: run.events ?? [run.event],
     steps: run.steps,
     ctx: {
       run_id: run.id,

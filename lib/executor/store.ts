@@ -28,7 +28,10 @@ export interface RunRow {
   id: string;
   function_id: string;
   status: "queued" | "waiting" | "completed" | "failed" | "cancelled";
+  /** The triggering event; a batch's first. */
   event: EventPayload;
+  /** A batch run's events (batchEvents); null for a run of one event. */
+  events: EventPayload[] | null;
   steps: Memo;
   stack: string[];
   planned: PlannedStep[];
@@ -76,6 +79,8 @@ function concurrencyKeysFor(fn: FunctionDefinition, event: EventPayload): string
 export interface NewRun {
   fn: FunctionDefinition;
   event: EventPayload;
+  /** A batch (its first event is `event`). */
+  batch?: EventPayload[];
   parent?: { runId: string; stepId: string };
 }
 
@@ -86,15 +91,25 @@ export interface CreatedRun {
   throttleKey: string | null;
 }
 
-export async function createRun(client: Queryable, { fn, event, parent }: NewRun): Promise<CreatedRun | undefined> {
+export async function createRun(client: Queryable, { fn, event, batch, parent }: NewRun): Promise<CreatedRun | undefined> {
   const id = newRunId();
   const idempotencyKey = fn.idempotency ? `${fn.id}:${expressionKey(fn.idempotency({ event }))}` : null;
   const throttleKey = fn.throttle ? `${fn.id}:${fn.throttle.key ? expressionKey(fn.throttle.key({ event })) : ""}` : null;
   const concurrencyKeys = concurrencyKeysFor(fn, event);
   const { rowCount } = await client.query(
-    `INSERT INTO executor_runs (id, function_id, event, concurrency_keys, throttle_key, idempotency_key, parent_run_id, parent_step_id)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (idempotency_key) DO NOTHING`,
-    [id, fn.id, JSON.stringify(event), concurrencyKeys, throttleKey, idempotencyKey, parent?.runId ?? null, parent?.stepId ?? null],
+    `INSERT INTO executor_runs (id, function_id, event, events, concurrency_keys, throttle_key, idempotency_key, parent_run_id, parent_step_id)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (idempotency_key) DO NOTHING`,
+    [
+      id,
+      fn.id,
+      JSON.stringify(event),
+      batch ? JSON.stringify(batch) : null,
+      concurrencyKeys,
+      throttleKey,
+      idempotencyKey,
+      parent?.runId ?? null,
+      parent?.stepId ?? null,
+    ],
   );
   return rowCount ? { id, concurrencyKeys, throttleKey } : undefined;
 }

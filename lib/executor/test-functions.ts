@@ -284,6 +284,26 @@ export function defineFunctions(client: Inngest) {
       return { one, two, three };
     }),
 
+    client.createFunction(
+      { id: "batched", batchEvents: { maxSize: 3, timeout: "1s", key: "event.data.tag" }, triggers: [{ event: "test/batched" }] },
+      async ({ events, step }) => {
+        const { tag } = events[0]!.data as { tag: string };
+        const ns = events.map((e) => (e.data as { n: number }).n);
+        await step.run("record", () => record(`batched:${tag}`, ns));
+        return { ns };
+      },
+    ),
+
+    client.createFunction(
+      { id: "batched-if", batchEvents: { maxSize: 10, timeout: "1s", if: "event.data.bulk == true" }, triggers: [{ event: "test/batched-if" }] },
+      async ({ events, step }) => {
+        const { tag } = events[0]!.data as { tag: string };
+        const ns = events.map((e) => (e.data as { n: number }).n);
+        await step.run("record", () => record(`batched-if:${tag}`, ns));
+        return { ns };
+      },
+    ),
+
     client.createFunction({ id: "shared", triggers: [{ event: "test/shared" }] }, async ({ event, step }) => {
       const { tag, n } = event.data as { tag: string; n: number };
       const steps = [];

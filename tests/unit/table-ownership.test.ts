@@ -42,6 +42,7 @@ import { outboxInsertSql } from "@/lib/jobs/outbox";
 import { SELECT_ALLOWANCE, SELECT_ASSET_COUNTS, SELECT_DECISIONS_PER_DAY, SELECT_REVIEWER_THROUGHPUT } from "@/lib/usage/report";
 import { startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
 import { SELECT_CLAIMABLE_RUNS } from "@/lib/executor/claiming";
+import { BUFFER_BATCH_EVENT, SELECT_DUE_BATCH_KEYS, SELECT_FULL_BATCH_KEYS, TAKE_BATCH } from "@/lib/executor/batching";
 
 /**
  * One owner per table, and hand-written SQL that cannot drift from the Prisma schema:
@@ -77,6 +78,7 @@ const STATEMENTS: Record<string, string> = {
   CANCEL_PENDING_DELIVERIES,
   INSERT_TEST_DELIVERY,
   FAIL_DELIVERY,
+  BUFFER_BATCH_EVENT,
 };
 
 /** Hand-written reads: no column list to compare, but they must prepare like the writes. */
@@ -99,6 +101,10 @@ const READS: Record<string, string> = {
   SELECT_DECISIONS_PER_DAY,
   SELECT_REVIEWER_THROUGHPUT,
   SELECT_CLAIMABLE_RUNS,
+  SELECT_FULL_BATCH_KEYS,
+  SELECT_DUE_BATCH_KEYS,
+  // A DELETE: no column list to compare.
+  TAKE_BATCH,
 };
 
 interface Column {
