@@ -1,6 +1,7 @@
 import { deliverToConnector } from "./deliver-to-connector";
 import { processAsset } from "./process-asset";
+import { processAssetBatchFunction } from "./process-asset-batch";
 import { runAssetBatch } from "./run-asset-batch";
 
 /** Every Inngest function of Sieve, served by app/api/inngest/route.ts. */
-export const functions = [processAsset, runAssetBatch, deliverToConnector];
+export const functions = [processAsset, processAssetBatchFunction, runAssetBatch, deliverToConnector];

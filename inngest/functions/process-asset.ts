@@ -23,7 +23,8 @@ export const processAsset = inngest.createFunction(
     retries: 3,
     // Per lane key; the interactive lane has two keys.
     concurrency: [{ limit: 2, key: "event.data.lane" }],
-    triggers: [{ event: PROCESS_ASSET_EVENT }],
+    // Queued text and images go to process-asset-batch.
+    triggers: [{ event: PROCESS_ASSET_EVENT, if: "event.data.lane != 'bulk'" }],
     onFailure: async ({ event, error, step }) => {
       const data = event.data.event.data as ProcessAssetData;
       await step.run("mark-failed", () => markProcessingFailed(data, error.message));

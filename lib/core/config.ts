@@ -84,6 +84,7 @@ const envSchema = z.object({
   SIEVE_JOB_SEND_TIMEOUT_MS: int(100).default(15_000),
   SIEVE_PROCESSING_RECONCILE_SECONDS: int(5).default(120),
   SIEVE_CLASSIFIER_PROVIDERS: z.string().default("local"),
+  SIEVE_IMAGE_MODEL_WORKERS: int(1).max(16).optional(),
   SIEVE_CLASSIFIER_TIMEOUT_MS: int(100).default(20_000),
   SIEVE_OPENAI_MODERATION_URL: z.string().url().optional(),
   SIEVE_OPENAI_MODERATION_KEY: z.string().optional(),
@@ -215,6 +216,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     classifiers: {
       /** Comma-separated: `local` (rules + nsfwjs + OCR), `openai` (an OpenAI-moderation-compatible API), `llm` (a safety model behind a chat-completions API). */
       providers: e.SIEVE_CLASSIFIER_PROVIDERS.split(",").map((p) => p.trim()).filter(Boolean),
+      /** Worker threads running the image model (nsfwjs): one inference uses one core. */
+      imageModelWorkers: e.SIEVE_IMAGE_MODEL_WORKERS ?? Math.min(2, os.availableParallelism()),
       timeoutMs: e.SIEVE_CLASSIFIER_TIMEOUT_MS,
       openai: { baseUrl: e.SIEVE_OPENAI_MODERATION_URL, apiKey: e.SIEVE_OPENAI_MODERATION_KEY, model: e.SIEVE_OPENAI_MODERATION_MODEL },
       llm: {

@@ -126,7 +126,13 @@ it("SIGKILL mid-pipeline: after a restart every asset is final and every side ef
     expect(count("asset.failed"), label).toBe(0);
     expect(count("asset.flagged"), label).toBe(row.flagged && row.moderationAction !== "ignore" ? 1 : 0);
     expect(await db().asset.count({ where: { parentId: asset.id } }), `${label} children`).toBe(children);
-    const runs = await db().executorRun.findMany({ where: { functionId: "sieve-process-asset", event: { path: ["data", "assetId"], equals: asset.id } } });
+    // Queued text and images are processed in batches (process-asset-batch), the others one run each.
+    const runs = await db().$queryRawUnsafe<{ status: string; error: unknown; stack: string[] }[]>(
+      `SELECT status, error, stack FROM executor_runs
+        WHERE (function_id = 'sieve-process-asset' AND event->'data'->>'assetId' = $1)
+           OR (function_id = 'sieve-process-asset-batch' AND events @> jsonb_build_array(jsonb_build_object('data', jsonb_build_object('assetId', $1::text))))`,
+      asset.id,
+    );
     const runInfo = JSON.stringify(runs.map((r) => ({ status: r.status, error: r.error, stack: r.stack.length })));
     const keep = (body.processingOptions as { keepContentAfterProcessing?: boolean } | undefined)?.keepContentAfterProcessing === true;
     // What failed closed (rejected without a flag, e.g. the speechless tone) keeps its content for a reviewer.

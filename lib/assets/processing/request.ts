@@ -17,10 +17,14 @@ export interface ProcessAssetData {
   /**
    * Concurrency lane (each lane key runs at most 2 at once, see process-asset.ts):
    * - `interactive-0|1`: text and images a `queue=false` request is waiting for (two keys: 4 at once);
-   * - `background`: other queued work — it must not take the CPU from requests;
+   * - `bulk`: queued text and images, processed in batches (process-asset-batch.ts);
+   * - `background`: other queued work, and bulk assets a batch could not process — it must not take
+   *   the CPU from requests;
    * - `media`: audio and video, which take seconds to minutes.
    */
-  lane: "interactive-0" | "interactive-1" | "background" | "media";
+  lane: "interactive-0" | "interactive-1" | "bulk" | "background" | "media";
+  /** Bulk lane only: batches hold one kind, so each can be paced for it (process-asset-batch.ts). */
+  bulkKind?: "text" | "image";
 }
 
 /** Types a `queue=false` request waits for (the spec: text and images decide within the request). */
@@ -28,16 +32,19 @@ export const INTERACTIVE_TYPES = new Set<AssetRow["type"]>(["image", "plaintext_
 
 function laneOf(row: Pick<AssetRow, "id" | "type" | "queued">): ProcessAssetData["lane"] {
   if (row.type === "audio" || row.type === "video") return "media";
-  if (row.queued || !INTERACTIVE_TYPES.has(row.type)) return "background";
+  if (!INTERACTIVE_TYPES.has(row.type)) return "background";
+  if (row.queued) return "bulk";
   return parseInt(row.id.slice(-1), 16) % 2 === 0 ? "interactive-0" : "interactive-1";
 }
 
 function processAssetData(row: Pick<AssetRow, "id" | "projectId" | "processingGeneration" | "type" | "queued">): ProcessAssetData {
+  const lane = laneOf(row);
   return {
     assetId: row.id,
     projectId: row.projectId,
     generation: row.processingGeneration,
-    lane: laneOf(row),
+    lane,
+    ...(lane === "bulk" && { bulkKind: row.type === "image" ? "image" : "text" }),
   };
 }
 
@@ -52,4 +59,14 @@ type RequestFacts = Parameters<typeof processAssetData>[0];
 export function processingRequest(row: RequestFacts): JobMessage {
   const data = processAssetData(row);
   return { id: processEventId(data), name: PROCESS_ASSET_EVENT, data: { ...data } };
+}
+
+/**
+ * The message that gives a bulk asset a run of its own (its own retries and failure handling), when
+ * its batch could not process it; a distinct event id, since the batch's event was already used.
+ */
+export function singleProcessingRequest(data: ProcessAssetData): JobMessage {
+  const { bulkKind: _kind, ...rest } = data;
+  const single: ProcessAssetData = { ...rest, lane: "background" };
+  return { id: `${processEventId(data)}-single`, name: PROCESS_ASSET_EVENT, data: { ...single } };
 }

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { config } from "@/lib/core/config";
 import { processSingleton } from "@/lib/core/singleton";
 import { WorkerHost, type WorkerAnswer, type WorkerProtocol } from "@/lib/core/worker-host";
 import { ProviderError } from "../providers/types";
@@ -6,9 +7,12 @@ import { NSFW_PROVIDER_ID } from "./nsfw-model";
 import { errorMessage } from "@/lib/core/errors";
 
 /**
- * The main-thread side of nsfw-worker.mjs: its message protocol, and one WorkerHost per worker
- * script (requests sent one at a time; a crashed worker is replaced on the next request, a hung
- * one after NSFW_WORKER_HANG_MS; a request abandoned in flight is left to finish).
+ * The main-thread side of nsfw-worker.mjs: its message protocol, and a pool of WorkerHosts per
+ * worker script, up to SIEVE_IMAGE_MODEL_WORKERS (one inference takes a core for ~55 ms, so one
+ * worker caps images near 18/s). Each host sends requests one at a time; a crashed worker is
+ * replaced on the next request, a hung one after NSFW_WORKER_HANG_MS; a request abandoned in
+ * flight is left to finish. A request goes to the least busy worker, starting another only when
+ * every running one is busy.
  */
 
 /** A worker that has not answered one request after this long is terminated and replaced. */
@@ -48,23 +52,48 @@ type NsfwWorkerHost = WorkerHost<NsfwWorkerRequest, NsfwWorkerResult>;
 
 // Process-wide, so a module re-evaluation (Next.js dev reloads) reuses the running worker instead
 // of leaking another one.
-const hosts = processSingleton("moderation.nsfwjs.hosts", () => new Map<string, NsfwWorkerHost>());
+const pools = processSingleton("moderation.nsfwjs.pools", () => new Map<string, NsfwWorkerHost[]>());
 
-export function nsfwWorkerHost(workerPath: string | undefined): NsfwWorkerHost {
+function poolOf(workerPath: string | undefined): NsfwWorkerHost[] {
   const resolved = path.resolve(workerPath ?? defaultNsfwWorkerPath());
-  let host = hosts.get(resolved);
-  if (!host) {
-    host = new WorkerHost({
-      name: "the nsfwjs worker",
-      script: resolved,
-      workerOptions: { execArgv: [], name: "nsfwjs" },
-      protocol,
-      requestTimeoutMs: NSFW_WORKER_HANG_MS,
-      onAbandon: "let-finish",
-    });
-    hosts.set(resolved, host);
-  }
+  let pool = pools.get(resolved);
+  if (!pool) pools.set(resolved, (pool = []));
+  return pool;
+}
+
+function addHost(pool: NsfwWorkerHost[], workerPath: string | undefined): NsfwWorkerHost {
+  const host = new WorkerHost<NsfwWorkerRequest, NsfwWorkerResult>({
+    name: "the nsfwjs worker",
+    script: path.resolve(workerPath ?? defaultNsfwWorkerPath()),
+    workerOptions: { execArgv: [], name: `nsfwjs-${pool.length}` },
+    protocol,
+    requestTimeoutMs: NSFW_WORKER_HANG_MS,
+    onAbandon: "let-finish",
+  });
+  pool.push(host);
   return host;
+}
+
+const load = (host: NsfwWorkerHost) => {
+  const info = host.info();
+  return (info.inFlight ? 1 : 0) + info.queued;
+};
+
+/** The worker for the next request: an idle one, else a new one while the pool has room, else the least busy. */
+export function nsfwWorkerHost(workerPath: string | undefined): NsfwWorkerHost {
+  const pool = poolOf(workerPath);
+  let best = pool[0];
+  for (const host of pool) if (load(host) < load(best!)) best = host;
+  if (best && load(best) === 0) return best;
+  if (pool.length < config().classifiers.imageModelWorkers) return addHost(pool, workerPath);
+  return best!;
+}
+
+/** Every worker of the pool, started: for warm-up. */
+function allHosts(workerPath: string | undefined): NsfwWorkerHost[] {
+  const pool = poolOf(workerPath);
+  while (pool.length < config().classifiers.imageModelWorkers) addHost(pool, workerPath);
+  return pool;
 }
 
 export function modelName(info: NsfwWorkerInfo): string {
@@ -77,8 +106,8 @@ export function modelName(info: NsfwWorkerInfo): string {
  */
 export async function warmUpNsfw(options: { workerPath?: string } = {}): Promise<{ loadMs: number; model: string }> {
   try {
-    const reply = await nsfwWorkerHost(options.workerPath).request({ type: "load" });
-    return { loadMs: Math.round(reply.loadMs ?? 0), model: modelName(reply.info) };
+    const replies = await Promise.all(allHosts(options.workerPath).map((host) => host.request({ type: "load" })));
+    return { loadMs: Math.round(Math.max(...replies.map((reply) => reply.loadMs ?? 0))), model: modelName(replies[0]!.info) };
   } catch (error) {
     throw new ProviderError(NSFW_PROVIDER_ID, "network", `model load failed: ${errorMessage(error)}`, { cause: error });
   }
@@ -86,19 +115,20 @@ export async function warmUpNsfw(options: { workerPath?: string } = {}): Promise
 
 /** Terminates the worker(s); pending requests fail. A later classification starts a new worker. */
 export async function shutdownNsfw(): Promise<void> {
-  await Promise.all([...hosts.values()].map((h) => h.shutdown()));
+  await Promise.all([...pools.values()].flat().map((h) => h.shutdown()));
 }
 
-/** For tests only. */
+/** For tests only: the pool's first worker (a lone request goes to it). */
+const firstHost = (workerPath?: string) => poolOf(workerPath)[0] ?? addHost(poolOf(workerPath), workerPath);
 export const __nsfwTestHooks = {
   state: (workerPath?: string) => {
-    const info = nsfwWorkerHost(workerPath).info();
+    const info = firstHost(workerPath).info();
     return { running: info.state !== "stopped", threadId: info.threadId, inFlight: info.inFlight, queued: info.queued, restarts: info.failures };
   },
   /** Kills the worker as a crash would (terminate from outside, even mid-request). */
   terminateWorker: async (workerPath?: string) => {
-    await nsfwWorkerHost(workerPath).thread?.terminate();
+    await firstHost(workerPath).thread?.terminate();
   },
   /** Makes the worker throw an uncaught exception. */
-  crashWorker: (workerPath?: string) => nsfwWorkerHost(workerPath).thread?.postMessage({ type: "crash" }),
+  crashWorker: (workerPath?: string) => firstHost(workerPath).thread?.postMessage({ type: "crash" }),
 };
