@@ -78,11 +78,15 @@ export async function formFullBatches(client: Queryable, fn: BatchingFunction, k
   return created;
 }
 
+/** When the next buffered batch of these functions is due (null: none is buffered). */
+export const SELECT_NEXT_BATCH_DUE = `SELECT min(due_at) AS due FROM executor_batch_events WHERE function_id = ANY ($1::text[])`;
+
 /**
- * Forms a run of every batch whose first event waited its timeout; returns how many. Events a
- * function buffered before it stopped batching (a deploy changed it) become runs of their own.
+ * Forms a run of every batch whose first event waited its timeout, and returns when the next
+ * buffered batch (of a function this process serves) is due. Events a function buffered before it
+ * stopped batching (a deploy changed it) become runs of their own.
  */
-export async function formDueBatches(ctx: ExecutorContext): Promise<number> {
+export async function formDueBatches(ctx: ExecutorContext): Promise<{ formed: number; nextDueAt: number | null }> {
   return withTransaction(ctx.opts.pool, async (client) => {
     const { rows } = await client.query<{ function_id: string; batch_key: string }>(SELECT_DUE_BATCH_KEYS);
     let formed = 0;
@@ -101,6 +105,7 @@ export async function formDueBatches(ctx: ExecutorContext): Promise<number> {
         if (!taken || taken.size < fn.batch.maxSize) break;
       }
     }
-    return formed;
+    const { rows: next } = await client.query<{ due: Date | null }>(SELECT_NEXT_BATCH_DUE, [[...ctx.functions.keys()]]);
+    return { formed, nextDueAt: next[0]?.due?.getTime() ?? null };
   });
 }

@@ -66,6 +66,27 @@ describe("event batching (batchEvents)", () => {
     expect(batches.sort((x, y) => x[0]! - y[0]!)).toEqual([[1], [2, 3]]);
   });
 
+  it("each batch is formed at its own timeout, not at the next poll", async () => {
+    const a = newTag("batch-timer-a");
+    const b = newTag("batch-timer-b");
+    await e1.stop();
+    const slowPoll = newExecutor({ pollMs: 5_000 });
+    await slowPoll.start();
+    const send = (tag: string) => slowPoll.sendEvents([{ id: `${tag}-1`, name: "test/batched", data: { tag, n: 1 }, ts: Date.now() }]);
+    const sentA = Date.now();
+    await send(a);
+    await delay(500);
+    const sentB = Date.now();
+    await send(b);
+    for (const [tag, sent] of [[a, sentA], [b, sentB]] as const) {
+      expect(await batchesOf("batched", tag, 1)).toEqual([[1]]);
+      const [run] = await runsOf("batched", tag);
+      expect(run!.created_at.getTime() - sent, tag).toBeGreaterThanOrEqual(950);
+      expect(run!.created_at.getTime() - sent, tag).toBeLessThan(1_600);
+    }
+    await slowPoll.stop();
+  });
+
   it("the buffer survives the executor: another process forms the batch when it is due", async () => {
     const tag = newTag("batch-durable");
     await e1.stop();

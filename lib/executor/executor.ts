@@ -92,7 +92,7 @@ export class EmbeddedExecutor {
     await Promise.race([settled, new Promise((r) => setTimeout(r, graceMs).unref())]);
     await this.loopDone?.catch(() => undefined);
     clearInterval(this.heartbeat);
-    clearTimeout(this.batchTimer?.timer);
+    clearTimeout(this.batchTimer);
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
@@ -115,29 +115,30 @@ export class EmbeddedExecutor {
 
   // ---- batches (batching.ts) ----
 
-  /** When the loop looks for due batches next: at a buffered batch's timeout, else every poll. */
-  private nextBatchCheck = 0;
-  private batchTimer: { at: number; timer: NodeJS.Timeout } | undefined;
+  /** When the loop looks for due batches next: the earliest known due batch, else the next poll. */
+  private batchCheckAt = 0;
+  private batchTimer: NodeJS.Timeout | undefined;
 
   private expectDueBatches(at: number): void {
-    this.nextBatchCheck = Math.min(this.nextBatchCheck, at);
-    if (this.batchTimer && this.batchTimer.at <= at) return;
-    clearTimeout(this.batchTimer?.timer);
-    const timer = setTimeout(() => this.wake(), Math.max(0, at - Date.now()) + 5);
-    timer.unref();
-    this.batchTimer = { at, timer };
+    if (at >= this.batchCheckAt) return;
+    this.batchCheckAt = at;
+    clearTimeout(this.batchTimer);
+    this.batchTimer = setTimeout(() => this.wake(), Math.max(0, at - Date.now()) + 5);
+    this.batchTimer.unref();
   }
 
   private async formDueBatches(): Promise<void> {
-    if (Date.now() < this.nextBatchCheck || ![...this.functions.values()].some((fn) => fn.batch)) return;
-    // Batches other processes buffered (or a restart left) are found by the poll.
-    this.nextBatchCheck = Math.max(Date.now() + this.opts.pollMs, this.batchTimer?.at ?? 0);
-    if (this.batchTimer && this.batchTimer.at <= Date.now()) this.batchTimer = undefined;
+    const now = Date.now();
+    if (now < this.batchCheckAt || ![...this.functions.values()].some((fn) => fn.batch)) return;
+    this.batchCheckAt = Infinity;
+    let nextDueAt: number | null = null;
     try {
-      await formDueBatches(this.ctx);
+      ({ nextDueAt } = await formDueBatches(this.ctx));
     } catch (error) {
       if (!this.stopped) this.opts.log(`forming due batches failed: ${(error as Error).message}`);
     }
+    // Batches other processes buffer are found by the poll.
+    this.expectDueBatches(Math.min(nextDueAt ?? Infinity, now + this.opts.pollMs));
   }
 
   // ---- the run loop ----

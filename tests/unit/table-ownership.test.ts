@@ -42,7 +42,7 @@ import { outboxInsertSql } from "@/lib/jobs/outbox";
 import { SELECT_ALLOWANCE, SELECT_ASSET_COUNTS, SELECT_DECISIONS_PER_DAY, SELECT_REVIEWER_THROUGHPUT } from "@/lib/usage/report";
 import { startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
 import { SELECT_CLAIMABLE_RUNS } from "@/lib/executor/claiming";
-import { BUFFER_BATCH_EVENT, SELECT_DUE_BATCH_KEYS, SELECT_FULL_BATCH_KEYS, TAKE_BATCH } from "@/lib/executor/batching";
+import { BUFFER_BATCH_EVENT, SELECT_DUE_BATCH_KEYS, SELECT_FULL_BATCH_KEYS, SELECT_NEXT_BATCH_DUE, TAKE_BATCH } from "@/lib/executor/batching";
 
 /**
  * One owner per table, and hand-written SQL that cannot drift from the Prisma schema:
@@ -103,6 +103,7 @@ const READS: Record<string, string> = {
   SELECT_CLAIMABLE_RUNS,
   SELECT_FULL_BATCH_KEYS,
   SELECT_DUE_BATCH_KEYS,
+  SELECT_NEXT_BATCH_DUE,
   // A DELETE: no column list to compare.
   TAKE_BATCH,
 };
