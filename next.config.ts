@@ -14,6 +14,7 @@ const nextConfig: NextConfig = {
     "@tensorflow/tfjs-backend-wasm",
     "tesseract.js",
     "@node-rs/argon2",
+    "undici",
   ],
   poweredByHeader: false,
   typescript: { ignoreBuildErrors: false },

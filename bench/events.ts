@@ -19,8 +19,9 @@ import type { CrashableServer, RunningServer } from "@/tests/support/test-server
  *    function), events/s from the commit to the
  *    last receipt; beside plain Standard-Webhooks-signed POSTs of the same bodies to the same
  *    receiver, with as many in flight as first attempts may run at once, sent from the server
- *    process itself (bench/server-probe.mjs; the issue's "from the same process") and, for
- *    information, from this process (which also runs the receiver). Target: >= 0.5x the former.
+ *    process itself (bench/server-probe.mjs; the issue's "from the same process", node:http's client)
+ *    and, for information, the same through undici (the client deliveries use) and from this process
+ *    (which also runs the receiver). Target: >= 0.5x the first.
  * 3. Lag: one event at a time on an idle server, from its commit to its receipt. Target: p50 <= 250 ms.
  * The server needs SIEVE_ALLOW_PRIVATE_NETWORKS=true (bench/run.ts sets it) to deliver to 127.0.0.1.
  * Env: BENCH_EVENTS_TOTAL (100000), BENCH_FEED_PAGES (300), BENCH_DELIVERY_N (1000), BENCH_LAG_N (100),
@@ -117,9 +118,16 @@ async function startReceiver() {
  * The same plain POSTs made inside the server process (bench/server-probe.mjs): issue #10 compares
  * delivery with "plain signed HTTP POSTs from the same process". Null when the probe is absent.
  */
-async function plainSignedPostsInServer(probeUrl: string, url: string, body: string, count: number, inFlight: number): Promise<number | null> {
+async function plainSignedPostsInServer(
+  probeUrl: string,
+  url: string,
+  body: string,
+  count: number,
+  inFlight: number,
+  client: "node:http" | "undici" = "node:http",
+): Promise<number | null> {
   try {
-    const res = await fetch(`${probeUrl}/plain-posts`, { method: "POST", body: JSON.stringify({ url, body, count, inFlight }) });
+    const res = await fetch(`${probeUrl}/plain-posts`, { method: "POST", body: JSON.stringify({ url, body, count, inFlight, client }) });
     if (!res.ok) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
     return ((await res.json()) as { rate: number }).rate;
   } catch (error) {
@@ -221,6 +229,8 @@ async function benchDelivery(server: RunningServer & CrashableServer, apiKey: st
     const cpuBeforePlain = await cpuMs(server.pid());
     const plainInServer = await plainSignedPostsInServer(probeUrl, receiver.url, sample, n, DELIVERY_IN_FLIGHT);
     const cpuAfterPlain = await cpuMs(server.pid());
+    const undiciInServer = await plainSignedPostsInServer(probeUrl, receiver.url, sample, n, DELIVERY_IN_FLIGHT, "undici");
+    const cpuAfterUndici = await cpuMs(server.pid());
 
     console.log(`\nWebhook delivery — ${n} events at once; plain signed POSTs with ${DELIVERY_IN_FLIGHT} in flight as the baselines`);
     if (!delivered) console.log(`  ! only ${receiver.arrivals.size - already} of ${n} arrived within 10 min`);
@@ -228,11 +238,15 @@ async function benchDelivery(server: RunningServer & CrashableServer, apiKey: st
     console.log(
       `  plain signed POSTs from the server process  ${plainInServer === null ? "n/a (no probe)" : `${plainInServer.toFixed(0)} requests/s${cpuPer(cpuBeforePlain, cpuAfterPlain, n)}`}`,
     );
+    console.log(
+      `  the same through undici, server process     ${undiciInServer === null ? "n/a (no probe)" : `${undiciInServer.toFixed(0)} requests/s${cpuPer(cpuAfterPlain, cpuAfterUndici, n)}`} (deliveries' client: informational)`,
+    );
     console.log(`  plain signed POSTs from the bench process   ${plainHere.toFixed(0)} requests/s (the receiver's process: informational)`);
     if (plainInServer !== null) {
       const ratio = deliveryRate / plainInServer;
       console.log(`  ratio ${ratio.toFixed(2)}x against the server process (target >= ${RATE_TARGET}x) ${verdict(ratio >= RATE_TARGET)}`);
     }
+    if (undiciInServer !== null) console.log(`  ratio ${(deliveryRate / undiciInServer).toFixed(2)}x against undici in the server process (informational)`);
     console.log(`  ratio ${(deliveryRate / plainHere).toFixed(2)}x against the bench process (informational)`);
     const p50 = percentile(lags, 50);
     console.log(`  lag commit → receipt, idle, ${lagN} events: p50 ${p50.toFixed(0)} ms   p99 ${percentile(lags, 99).toFixed(0)} ms (target p50 <= ${LAG_TARGET_MS} ms) ${verdict(p50 <= LAG_TARGET_MS)}`);

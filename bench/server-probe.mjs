@@ -6,6 +6,7 @@
 import cluster from "node:cluster";
 import crypto from "node:crypto";
 import http from "node:http";
+import { Pool } from "undici";
 
 const port = Number(process.env.SIEVE_BENCH_PROBE_PORT);
 
@@ -47,14 +48,44 @@ export async function plainSignedPosts(url, body, count, inFlight) {
   return count / ((performance.now() - started) / 1000);
 }
 
+/**
+ * The same POSTs through undici's pool (the client deliveries use: lib/net/webhook-pools.ts), with
+ * the body signed per request alike: the bench's informational second baseline.
+ */
+export async function plainSignedPostsUndici(url, body, count, inFlight) {
+  const secret = crypto.randomBytes(32);
+  const target = new URL(url);
+  const pool = new Pool(target.origin, { connections: inFlight });
+  let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < count) {
+      next++;
+      const id = crypto.randomUUID();
+      const timestamp = Math.floor(Date.now() / 1000);
+      const signature = crypto.createHmac("sha256", secret).update(`${id}.${timestamp}.${body}`).digest("base64");
+      const headers = ["content-type", "application/json", "webhook-id", id, "webhook-timestamp", String(timestamp), "webhook-signature", `v1,${signature}`];
+      await new Promise((resolve, reject) => {
+        pool.dispatch(
+          { origin: target.origin, path: target.pathname, method: "POST", headers, body },
+          { onRequestStart() {}, onResponseStart() {}, onResponseData() {}, onResponseEnd: resolve, onResponseError: (_controller, error) => reject(error) },
+        );
+      });
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  await pool.destroy();
+  return count / ((performance.now() - started) / 1000);
+}
+
 // Only in the server's main process: its CDN serving processes (cluster workers) inherit this preload.
 if (cluster.isPrimary && Number.isInteger(port) && port > 0) {
   const control = http.createServer((req, res) => {
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));
     req.on("end", () => {
-      const { url, body, count, inFlight } = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-      plainSignedPosts(url, body, count, inFlight).then(
+      const { url, body, count, inFlight, client } = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      (client === "undici" ? plainSignedPostsUndici : plainSignedPosts)(url, body, count, inFlight).then(
         (rate) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ rate })),
         (error) => res.writeHead(500, { "content-type": "text/plain" }).end(String(error?.message ?? error)),
       );

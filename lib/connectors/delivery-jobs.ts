@@ -15,8 +15,9 @@ export interface ConnectorDeliveryData {
 }
 
 export function deliveryJob(data: ConnectorDeliveryData): JobMessage {
-  // The message id deduplicates: the same delivery is never run twice by a re-sent message.
-  return { id: `delivery-${data.deliveryId}`, name: CONNECTOR_DELIVERY_EVENT, data: { ...data } };
+  // The message id deduplicates: the same delivery is never run twice by a re-sent message. Only the
+  // two ids go out: a dispatched delivery also carries its loaded connector (secrets included).
+  return { id: `delivery-${data.deliveryId}`, name: CONNECTOR_DELIVERY_EVENT, data: { deliveryId: data.deliveryId, connectorId: data.connectorId } };
 }
 
 /** Queues deliveries inside the caller's transaction; call kickOutbox() after commit. */

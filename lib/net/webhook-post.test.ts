@@ -2,7 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { isApiError } from "@/lib/core/errors";
-import { closeKeepAliveAgents } from "./keep-alive-agents";
+import { closeWebhookPools } from "./webhook-pools";
 import { postWebhook } from "./webhook-post";
 
 /** The delivery POST against a local server: what is sent, what comes back, and what is refused. */
@@ -29,7 +29,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  closeKeepAliveAgents();
+  await closeWebhookPools();
   server.closeAllConnections();
   await new Promise((resolve) => server.close(resolve));
 });
@@ -59,7 +59,11 @@ describe("postWebhook", () => {
       ["/hook?x=1", '{"n":1}', "msg_1", "7"],
       ["/hook?x=1", '{"n":2}', "msg_2", "7"],
     ]);
-    expect(sockets.size).toBe(1);
+    // Kept alive: undici's pool may open a second connection when a request follows the previous
+    // answer within the same tick, never one per request.
+    expect(sockets.size).toBeLessThanOrEqual(2);
+    for (let i = 3; i < 10; i++) await postWebhook(`${base}/hook`, Buffer.from("{}"), {}, options);
+    expect(sockets.size).toBeLessThanOrEqual(2);
   });
 
   it("keeps only the first excerptBytes of a large answer", async () => {

@@ -1,25 +1,26 @@
-import http, { type ClientRequest, type IncomingMessage } from "node:http";
-import https from "node:https";
+import type { IncomingHttpHeaders } from "node:http";
 import type { LookupAddress } from "node:dns";
-import type { LookupFunction } from "node:net";
 import { isApiError } from "@/lib/core/errors";
 import { processSingleton } from "@/lib/core/singleton";
 import { withTimeout } from "@/lib/core/timeout";
 import { checkAddress, hostLiteral } from "./address-policy";
 import { errorCode, parseTarget, resolveChecked, systemResolver, type Resolver } from "./checked-target";
-import { agentKey, keepAliveAgent, pinnedLookup } from "./keep-alive-agents";
+import type { Dispatcher, Pool } from "undici";
+import { agentKey } from "./keep-alive-agents";
+import { webhookPool } from "./webhook-pools";
 import { fetchFailed } from "./limited-body";
 
 /**
  * One POST of a webhook delivery: the same SSRF rules as safeFetch (checked-target.ts: http(s)
  * only, no credentials, every address of the host checked on every request, the socket pinned to
- * the checked addresses, keep-alive agents per checked address set), without what a delivery does
- * not need — no redirect is followed (a 3xx is the answer), no body stream: the first `excerptBytes`
- * of the answer are kept for the deliveries log and the rest is dropped. One deadline bounds the
- * whole request, from DNS to the excerpt. This is the hot path of every delivery, hence its own
- * lean function rather than safeFetch's general one: what depends on the URL alone is worked out
- * once per URL (preparedTarget), and a request creates no named closures (tsx's keepNames gives
- * each one a defineProperty call).
+ * the checked addresses, connection pools per checked address set: webhook-pools.ts), without what
+ * a delivery does not need — no redirect is followed (a 3xx is the answer), no body stream: the
+ * first `excerptBytes` of the answer are kept for the deliveries log and the rest is dropped. One
+ * deadline bounds the whole request, from DNS to the excerpt. This is the hot path of every
+ * delivery, hence its own lean function rather than safeFetch's general one: what depends on the
+ * URL alone is worked out once per URL (preparedTarget), the request goes through undici's dispatch
+ * (no streams), and a request creates no named closures (tsx's keepNames gives each one a
+ * defineProperty call).
  */
 export interface WebhookPostOptions {
   allowPrivateNetworks: boolean;
@@ -42,14 +43,13 @@ interface Target {
   url: URL;
   host: string;
   isIp: boolean;
-  client: typeof http | typeof https;
   path: string;
   /**
-   * For an IP literal: its checked address, agent key and pinned lookup. The address policy's
+   * For an IP literal: its checked address and pool key. The address policy's
    * verdict on an address depends on the address and the policy alone, so it is the same for every
    * request; a host name is resolved and checked again on every request instead.
    */
-  literal: { addresses: LookupAddress[]; agentKey: string; lookup: LookupFunction } | null;
+  literal: { addresses: LookupAddress[]; agentKey: string } | null;
 }
 
 const MAX_TARGETS = 256;
@@ -57,134 +57,179 @@ const targets = () => processSingleton("webhookPostTargets", () => new Map<strin
 
 /** The parsed (and, for an IP literal, checked) target of `rawUrl` under this policy; throws when refused. */
 async function preparedTarget(rawUrl: string, allowPrivateNetworks: boolean, resolve: Resolver): Promise<Target> {
-  const cacheKey = `${allowPrivateNetworks ? "private" : "public"} ${rawUrl}`;
-  const cache = targets();
-  const cached = cache.get(cacheKey);
-  if (cached) return cached;
   const url = parseTarget(rawUrl);
   const { host, isIp } = hostLiteral(url);
   let literal: Target["literal"] = null;
   if (isIp) {
     const addresses = await resolveChecked(url, allowPrivateNetworks, resolve, checkAddress);
-    literal = { addresses, agentKey: agentKey(url, host, addresses), lookup: pinnedLookup(addresses) };
+    literal = { addresses, agentKey: agentKey(url, host, addresses) };
   }
-  const target: Target = { url, host, isIp, client: url.protocol === "https:" ? https : http, path: `${url.pathname}${url.search}`, literal };
-  cache.set(cacheKey, target);
+  const target: Target = { url, host, isIp, path: `${url.pathname}${url.search}`, literal };
+  const cache = targets();
+  cache.set(targetKey(rawUrl, allowPrivateNetworks), target);
   if (cache.size > MAX_TARGETS) cache.delete(cache.keys().next().value as string);
   return target;
 }
+
+const targetKey = (rawUrl: string, allowPrivateNetworks: boolean) => `${allowPrivateNetworks ? "private" : "public"} ${rawUrl}`;
 
 function timeoutError(timeoutMs: number) {
   return fetchFailed(`timed out after ${timeoutMs} ms without a complete response`);
 }
 
-/** Throws ApiError asset/url-not-allowed (refused target) or asset/url-fetch-failed (no answer in time, connection failed). */
-export async function postWebhook(rawUrl: string, body: Buffer, headers: Record<string, string>, options: WebhookPostOptions): Promise<WebhookAnswer> {
+/**
+ * Throws ApiError asset/url-not-allowed (refused target) or asset/url-fetch-failed (no answer in
+ * time, connection failed). Not an async function: a known IP-literal target (the common case)
+ * sends at once, with one promise per request.
+ */
+export function postWebhook(rawUrl: string, body: Buffer | string, headers: Record<string, string>, options: WebhookPostOptions): Promise<WebhookAnswer> {
   const deadline = Date.now() + options.timeoutMs;
-  const resolve = options.resolve ?? systemResolver;
-  const target = await preparedTarget(rawUrl, options.allowPrivateNetworks, resolve);
-  const { url, host } = target;
-  let addresses: LookupAddress[];
-  let lookup: LookupFunction;
-  let key: string;
-  if (target.literal) {
-    ({ addresses, lookup, agentKey: key } = target.literal);
-  } else {
-    // dns.lookup cannot be cancelled: a resolution past the deadline is given up on, not stopped.
-    addresses = await withTimeout(resolveChecked(url, options.allowPrivateNetworks, resolve, checkAddress), options.timeoutMs).catch(
-      (error: unknown) => {
-        throw isApiError(error) ? error : timeoutError(options.timeoutMs);
-      },
-    );
-    lookup = pinnedLookup(addresses);
-    key = agentKey(url, host, addresses);
+  const target = targets().get(targetKey(rawUrl, options.allowPrivateNetworks));
+  if (target?.literal) {
+    return sendPost(target, target.literal.addresses, target.literal.agentKey, body, headers, deadline, options);
   }
-  const request: http.RequestOptions = {
-    protocol: url.protocol,
-    hostname: host,
-    port: url.port || undefined,
-    path: target.path,
-    method: "POST",
-    headers: { ...headers, "content-length": String(body.length), host: url.host },
-    lookup,
-    agent: keepAliveAgent(url, host, addresses, key),
-  };
+  return resolvedPost(target, rawUrl, body, headers, deadline, options);
+}
+
+/** postWebhook for a target seen for the first time or named by a host (resolved and checked on every request). */
+async function resolvedPost(
+  known: Target | undefined,
+  rawUrl: string,
+  body: Buffer | string,
+  headers: Record<string, string>,
+  deadline: number,
+  options: WebhookPostOptions,
+): Promise<WebhookAnswer> {
+  const resolve = options.resolve ?? systemResolver;
+  const target = known ?? (await preparedTarget(rawUrl, options.allowPrivateNetworks, resolve));
+  if (target.literal) return sendPost(target, target.literal.addresses, target.literal.agentKey, body, headers, deadline, options);
+  // dns.lookup cannot be cancelled: a resolution past the deadline is given up on, not stopped.
+  const addresses = await withTimeout(resolveChecked(target.url, options.allowPrivateNetworks, resolve, checkAddress), options.timeoutMs).catch(
+    (error: unknown) => {
+      throw isApiError(error) ? error : timeoutError(options.timeoutMs);
+    },
+  );
+  return sendPost(target, addresses, agentKey(target.url, target.host, addresses), body, headers, deadline, options);
+}
+
+function sendPost(
+  target: Target,
+  addresses: LookupAddress[],
+  key: string,
+  body: Buffer | string,
+  headers: Record<string, string>,
+  deadline: number,
+  options: WebhookPostOptions,
+): Promise<WebhookAnswer> {
+  const pool = webhookPool(key, target.url.origin, addresses, target.isIp);
+  // Headers as a flat array (undici sets content-length and host itself).
+  const raw: string[] = [];
+  for (const name in headers) raw.push(name, headers[name] as string);
   return new Promise<WebhookAnswer>((resolveAnswer, reject) => {
-    send(new PostState(target, request, body, deadline, options, resolveAnswer, reject), true);
+    send(new PostState(target, pool, raw, body, deadline, options, resolveAnswer, reject), true);
   });
 }
 
 /**
- * One request's progress, with the first `excerptBytes` of its answer (a class: its handlers are
- * shared methods, not closures made per request). It settles once: at the end of the body, when
- * enough arrived, or when the body breaks off (the status stands). A body read to its end leaves
- * the socket to the keep-alive pool; one cut short closes it.
+ * One request's progress (undici's dispatch handler: no response stream), with the first
+ * `excerptBytes` of its answer. It settles once: at the end of the body, when enough arrived (the
+ * connection is then dropped), or when the body breaks off (the status stands).
  */
-class PostState {
-  answered = false;
+class PostState implements Dispatcher.DispatchHandler {
+  status = 0;
+  location: string | undefined;
   timer: NodeJS.Timeout | undefined;
+  controller: Dispatcher.DispatchController | undefined;
   chunks: Buffer[] = [];
   size = 0;
-  finished = false;
+  settled = false;
+  retryStaleSocket = false;
   constructor(
     readonly target: Target,
-    readonly request: http.RequestOptions,
-    readonly body: Buffer,
+    readonly pool: Pool,
+    readonly headers: string[],
+    readonly body: Buffer | string,
     readonly deadline: number,
     readonly options: WebhookPostOptions,
     readonly resolve: (answer: WebhookAnswer) => void,
     readonly reject: (error: unknown) => void,
   ) {}
 
-  fail(error: unknown): void {
-    clearTimeout(this.timer);
-    this.reject(isApiError(error) ? error : fetchFailed(`could not connect to ${this.target.url.host} (${errorCode(error)})`));
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    if (this.settled) controller.abort(timeoutError(this.options.timeoutMs));
   }
 
-  read(res: IncomingMessage, chunk: Buffer): void {
-    if (this.finished) return;
+  onResponseStart(_controller: Dispatcher.DispatchController, statusCode: number, headers: IncomingHttpHeaders): void {
+    this.status = statusCode;
+    const location = headers.location;
+    this.location = Array.isArray(location) ? location[0] : location;
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled) return;
     const room = this.options.excerptBytes - this.size;
     const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
     this.chunks.push(kept);
     this.size += kept.length;
     if (this.size >= this.options.excerptBytes) {
-      this.finish(res);
-      res.destroy();
+      this.finish();
+      controller.abort(new Error("excerpt complete")); // the rest is not read: the connection goes
     }
   }
 
-  finish(res: IncomingMessage): void {
-    if (this.finished) return;
-    this.finished = true;
+  onResponseEnd(): void {
+    this.finish();
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    if (this.settled) return;
+    if (this.status !== 0) return this.finish(); // the body broke off: the status stands
+    // A pooled socket the server closed just as we reused it: once more, on a new connection.
+    if (this.retryStaleSocket && isStaleSocketError(error)) {
+      this.retryStaleSocket = false;
+      clearTimeout(this.timer);
+      this.controller = undefined;
+      send(this, false);
+      return;
+    }
+    this.settled = true;
+    clearTimeout(this.timer);
+    this.reject(isApiError(error) ? error : fetchFailed(`could not connect to ${this.target.url.host} (${errorCode(error)})`));
+  }
+
+  finish(): void {
+    if (this.settled) return;
+    this.settled = true;
     clearTimeout(this.timer);
     const excerpt = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.size);
-    this.resolve({ status: res.statusCode ?? 0, location: res.headers.location, excerpt });
+    this.resolve({ status: this.status, location: this.location, excerpt });
+  }
+
+  timedOut(): void {
+    if (this.settled) return;
+    const error = timeoutError(this.options.timeoutMs);
+    if (this.status !== 0) {
+      this.finish(); // the headers are in, the body is late: the status stands
+    } else {
+      this.settled = true;
+      this.reject(error);
+    }
+    this.controller?.abort(error);
   }
 }
 
 function send(state: PostState, retryStaleSocket: boolean): void {
-  const req: ClientRequest = state.target.client.request(state.request);
-  state.timer = setTimeout(() => req.destroy(timeoutError(state.options.timeoutMs)), Math.max(0, state.deadline - Date.now()));
-  req.on("response", (res: IncomingMessage) => {
-    state.answered = true;
-    res.on("data", (chunk: Buffer) => state.read(res, chunk));
-    res.on("end", () => state.finish(res));
-    res.on("error", () => state.finish(res));
-    res.on("close", () => state.finish(res));
-  });
-  req.on("error", (error) => {
-    // A pooled socket the server closed just as we reused it: once more, on a new connection.
-    if (retryStaleSocket && !state.answered && req.reusedSocket && isStaleSocketError(error)) {
-      clearTimeout(state.timer);
-      send(state, false);
-      return;
-    }
-    if (!state.answered) state.fail(error);
-  });
-  req.end(state.body);
+  state.retryStaleSocket = retryStaleSocket;
+  state.timer = setTimeout(onDeadline, Math.max(0, state.deadline - Date.now()), state);
+  state.pool.dispatch({ origin: state.target.url.origin, path: state.target.path, method: "POST", headers: state.headers, body: state.body }, state);
+}
+
+function onDeadline(state: PostState): void {
+  state.timedOut();
 }
 
 function isStaleSocketError(error: unknown): boolean {
   const code = errorCode(error);
-  return code === "ECONNRESET" || code === "EPIPE";
+  return code === "ECONNRESET" || code === "EPIPE" || code === "UND_ERR_SOCKET";
 }

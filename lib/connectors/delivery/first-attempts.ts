@@ -3,7 +3,7 @@ import { sqlPool } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
 import { kickOutbox } from "@/lib/jobs/outbox";
 import { handOffDeliveries, type ConnectorDeliveryData } from "../delivery-jobs";
-import { attemptDelivery } from "./attempt";
+import { attemptDelivery, type AttemptOutcome } from "./attempt";
 import { unchangedSince } from "./connector-changes";
 import type { LoadedDelivery } from "./load";
 
@@ -90,37 +90,48 @@ function pump(connectorId: string): void {
   }
 }
 
-function start(connectorId: string, lane: Lane, next: Waiting): void {
-  lane.running++;
-  let freed = false;
-  const free = () => {
-    if (freed) return;
-    freed = true;
-    lane.running--;
-    pump(connectorId);
-  };
-  const current = !lane.failed && unchangedSince(connectorId, next.stamp);
-  void attemptFirst(next, free, current ? (next.loaded ?? undefined) : undefined)
-    .then((ok) => {
-      if (!ok) lane.failed = true;
-    })
-    .finally(free);
+/**
+ * One first attempt, its slot freed once (a class, not closures per attempt: this runs per delivery).
+ * A delivery that needs more is handed off before its slot frees. A throw means the database failed:
+ * the sweep hands the delivery to the job runner later.
+ */
+class FirstAttempt {
+  freed = false;
+  constructor(
+    readonly connectorId: string,
+    readonly lane: Lane,
+    readonly delivery: Waiting,
+  ) {}
+
+  free(): void {
+    if (this.freed) return;
+    this.freed = true;
+    this.lane.running--;
+    pump(this.connectorId);
+  }
+
+  settled(outcome: AttemptOutcome): void {
+    if (outcome.status !== "succeeded") this.lane.failed = true;
+    if (outcome.done) this.free();
+    else void handOff([this.delivery]).finally(() => this.free());
+  }
+
+  failed(error: unknown): void {
+    this.lane.failed = true;
+    console.error(`[sieve] connector delivery ${this.delivery.deliveryId}: first attempt failed: ${(error as Error).message}`);
+    this.free();
+  }
 }
 
-async function attemptFirst(
-  delivery: ConnectorDeliveryData,
-  onSent: () => void,
-  preloaded: LoadedDelivery | undefined,
-): Promise<boolean> {
-  try {
-    const outcome = await attemptDelivery(delivery.deliveryId, 1, { onSent, batched: true, preloaded });
-    if (!outcome.done) await handOff([delivery]);
-    return outcome.status === "succeeded";
-  } catch (error) {
-    // The database failed: the sweep hands the delivery to the job runner later.
-    console.error(`[sieve] connector delivery ${delivery.deliveryId}: first attempt failed: ${(error as Error).message}`);
-    return false;
-  }
+function start(connectorId: string, lane: Lane, next: Waiting): void {
+  lane.running++;
+  const attempt = new FirstAttempt(connectorId, lane, next);
+  const current = !lane.failed && unchangedSince(connectorId, next.stamp);
+  const preloaded = current ? (next.loaded ?? undefined) : undefined;
+  attemptDelivery(next.deliveryId, 1, { onSent: () => attempt.free(), batched: true, preloaded }).then(
+    (outcome) => attempt.settled(outcome),
+    (error: unknown) => attempt.failed(error),
+  );
 }
 
 /**

@@ -25,12 +25,12 @@ describe("Standard Webhooks signing", () => {
   it("produces signatures the standardwebhooks package verifies", () => {
     const secret = newSecret();
     const now = new Date();
-    const { body, headers } = webhookRequest({ secret, previousSecret: null, previousSecretExpiresAt: null }, eventEnvelope(event), now);
+    const { body, headers } = webhookRequest({ secret, previousSecret: null, previousSecretExpiresAt: null }, eventEnvelope(event), now.getTime());
     expect(headers["webhook-id"]).toBe(event.id);
     expect(headers["webhook-timestamp"]).toBe(String(Math.floor(now.getTime() / 1000)));
     expect(headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
     const verified = new Webhook(secret).verify(body, headers);
-    expect(verified).toEqual(JSON.parse(body.toString("utf8")));
+    expect(verified).toEqual(JSON.parse(body));
   });
 
   it("matches the package's own signature byte for byte", () => {
@@ -44,7 +44,7 @@ describe("Standard Webhooks signing", () => {
     const secret = newSecret();
     const { body, headers } = webhookRequest({ secret, previousSecret: null, previousSecretExpiresAt: null }, eventEnvelope(event));
     expect(() => new Webhook(newSecret()).verify(body, headers)).toThrow();
-    expect(() => new Webhook(secret).verify(Buffer.concat([body, Buffer.from(" ")]), headers)).toThrow();
+    expect(() => new Webhook(secret).verify(`${body} `, headers)).toThrow();
     expect(() => new Webhook(secret).verify(body, { ...headers, "webhook-id": "other" })).toThrow();
   });
 
@@ -53,7 +53,7 @@ describe("Standard Webhooks signing", () => {
     const previous = newSecret();
     const now = new Date();
     const connector = { secret: current, previousSecret: previous, previousSecretExpiresAt: new Date(now.getTime() + 60_000) };
-    const { body, headers } = webhookRequest(connector, eventEnvelope(event), now);
+    const { body, headers } = webhookRequest(connector, eventEnvelope(event), now.getTime());
     expect(headers["webhook-signature"].split(" ")).toHaveLength(2);
     expect(() => new Webhook(current).verify(body, headers)).not.toThrow();
     expect(() => new Webhook(previous).verify(body, headers)).not.toThrow();
@@ -62,10 +62,10 @@ describe("Standard Webhooks signing", () => {
   it("drops the previous secret once its grace period is over", () => {
     const now = new Date();
     const base = { secret: "whsec_YQ==", previousSecret: "whsec_Yg==" };
-    expect(liveSecrets({ ...base, previousSecretExpiresAt: new Date(now.getTime() + 1) }, now)).toEqual(["whsec_YQ==", "whsec_Yg=="]);
-    expect(liveSecrets({ ...base, previousSecretExpiresAt: now }, now)).toEqual(["whsec_YQ=="]);
-    expect(liveSecrets({ ...base, previousSecretExpiresAt: null }, now)).toEqual(["whsec_YQ=="]);
-    expect(liveSecrets({ secret: "whsec_YQ==", previousSecret: null, previousSecretExpiresAt: new Date(now.getTime() + 1) }, now)).toEqual(["whsec_YQ=="]);
+    expect(liveSecrets({ ...base, previousSecretExpiresAt: new Date(now.getTime() + 1) }, now.getTime())).toEqual(["whsec_YQ==", "whsec_Yg=="]);
+    expect(liveSecrets({ ...base, previousSecretExpiresAt: now }, now.getTime())).toEqual(["whsec_YQ=="]);
+    expect(liveSecrets({ ...base, previousSecretExpiresAt: null }, now.getTime())).toEqual(["whsec_YQ=="]);
+    expect(liveSecrets({ secret: "whsec_YQ==", previousSecret: null, previousSecretExpiresAt: new Date(now.getTime() + 1) }, now.getTime())).toEqual(["whsec_YQ=="]);
   });
 
   it("reads whsec_ secrets and bare base64 alike, and joins several signatures with spaces", () => {

@@ -51,8 +51,8 @@ export interface ConnectorSecrets {
 }
 
 /** The secrets that sign now: the current one, and the previous one until its grace period ends. */
-export function liveSecrets(connector: ConnectorSecrets, now = new Date()): string[] {
+export function liveSecrets(connector: ConnectorSecrets, nowMs = Date.now()): string[] {
   const { secret, previousSecret, previousSecretExpiresAt } = connector;
-  const previousLive = previousSecret && previousSecretExpiresAt && previousSecretExpiresAt.getTime() > now.getTime();
+  const previousLive = previousSecret && previousSecretExpiresAt && previousSecretExpiresAt.getTime() > nowMs;
   return previousLive && previousSecret !== secret ? [secret, previousSecret] : [secret];
 }
