@@ -5,7 +5,7 @@ import { listen, type Listener } from "@/lib/db/listen";
 import { withTransaction } from "@/lib/db/transaction";
 import { kickOutbox } from "@/lib/jobs/outbox";
 import { queueUnattemptedDeliveries } from "./delivery-jobs";
-import { connectorStamp, watchConnectorChanges } from "./delivery/connector-changes";
+import { connectorStamp, quietSince, watchConnectorChanges } from "./delivery/connector-changes";
 import { startFirstAttempts, type DispatchedDelivery } from "./delivery/first-attempts";
 import {
   CONNECTOR_COLUMNS,
@@ -149,18 +149,31 @@ export async function sweepUnattemptedDeliveries(): Promise<number> {
   return queued;
 }
 
+/** Whether any connector could receive deliveries (the dispatcher's idle check). */
+export const SELECT_ANY_ENABLED_CONNECTOR = `SELECT EXISTS (SELECT 1 FROM connectors WHERE enabled) AS any`;
+
 interface DispatcherState {
   running: boolean;
   again: boolean;
+  /**
+   * The connector-changes stamp at which no connector was enabled: until a connector changes, new
+   * events need no pass (it would only advance the position). The poll still runs one.
+   */
+  idleSince?: number;
   timer?: NodeJS.Timeout;
   listener?: Listener;
   poll?: NodeJS.Timeout;
 }
 const state = () => processSingleton<DispatcherState>("connectorDispatcher", () => ({ running: false, again: false }));
 
-/** Runs a dispatch pass now (coalescing concurrent wake-ups). */
-export function wakeDispatcher(): void {
+/**
+ * Runs a dispatch pass now (coalescing concurrent wake-ups). A wake for new events is skipped while
+ * no connector is enabled and none has changed since that was seen: skipping only delays the
+ * position's advance to the next poll, and a connector's creation or enabling (its NOTIFY) ends it.
+ */
+export function wakeDispatcher(forEvents = false): void {
   const s = state();
+  if (forEvents && s.idleSince !== undefined && quietSince(s.idleSince)) return;
   if (s.running) {
     s.again = true;
     return;
@@ -172,7 +185,10 @@ export function wakeDispatcher(): void {
     try {
       do {
         s.again = false;
-        soon = (await dispatchEvents()).waiting;
+        const stamp = connectorStamp();
+        const pass = await dispatchEvents();
+        soon = pass.waiting;
+        s.idleSince = pass.deliveries === 0 && !soon && stamp !== null && !(await anyConnectorEnabled()) ? stamp : undefined;
       } while (s.again);
     } catch (error) {
       console.error(`[sieve] connector dispatch failed, retrying: ${(error as Error).message}`);
@@ -187,10 +203,15 @@ export function wakeDispatcher(): void {
   })();
 }
 
+async function anyConnectorEnabled(): Promise<boolean> {
+  const { rows } = await sqlPool().query<{ any: boolean }>(SELECT_ANY_ENABLED_CONNECTOR);
+  return rows[0]?.any ?? true;
+}
+
 /** Starts the dispatcher: woken by each commit of events (NOTIFY), and by a poll as a safety net. */
 export function startConnectorDispatcher(): () => Promise<void> {
   const s = state();
-  s.listener ??= listen("sieve_events", wakeDispatcher, { onDown: wakeDispatcher });
+  s.listener ??= listen("sieve_events", () => wakeDispatcher(true), { onDown: () => wakeDispatcher() });
   const stopWatching = watchConnectorChanges();
   s.poll ??= setInterval(() => {
     wakeDispatcher();

@@ -157,3 +157,39 @@ describe("connector dispatcher", () => {
     expect((await deliveries()).map((d) => d.title)).toEqual(["after"]);
   });
 });
+
+describe("connector dispatcher without connectors", () => {
+  const cursor = async () => (await pool.query<{ seq: string }>(`SELECT seq FROM connector_dispatch_cursor WHERE id = 1`)).rows[0]!.seq;
+  const waitFor = async (what: string, probe: () => Promise<boolean>, timeoutMs = 5_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await probe())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+
+  it("skips passes for new events while no connector is enabled, and dispatches again once one is", async () => {
+    const projectId = await project();
+    const stop = dispatch.startConnectorDispatcher();
+    try {
+      const lastSeq = async () => (await pool.query<{ seq: string }>(`SELECT max(seq)::text AS seq FROM events`)).rows[0]!.seq;
+      // Passes run while the listeners come up; once they are, a pass that sees no connector idles.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      await recordEvents(pool, [event(projectId)]);
+      const passed = await lastSeq();
+      await waitFor("the event to be passed", async () => BigInt(await cursor()) >= BigInt(passed));
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      await recordEvents(pool, [event(projectId)]);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      expect(await cursor(), "no pass for an event while nothing could receive it").toBe(passed);
+
+      await connector(projectId);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // created_at of the test connector is a minute ago: events from now on are its to receive.
+      await recordEvents(pool, [event(projectId, "asset.flagged")]);
+      await waitFor("a delivery for the event after the connector", async () => (await deliveries()).some((d) => d.type === "asset.flagged"));
+    } finally {
+      await stop();
+    }
+  });
+});

@@ -54,3 +54,9 @@ export function unchangedSince(connectorId: string, stamp: number | null): boole
   const s = state();
   return stamp !== null && s.listener?.listening() === true && s.lost <= stamp && (s.changed.get(connectorId) ?? 0) <= stamp;
 }
+
+/** Whether nothing at all was heard since `stamp`: no connector changed, and the listener stayed up. */
+export function quietSince(stamp: number | null): boolean {
+  const s = state();
+  return stamp !== null && s.listener?.listening() === true && s.seq === stamp;
+}
