@@ -1,4 +1,4 @@
-import sharp from "sharp";
+import { fromRaster, RASTER_MAX_INPUT_PIXELS, rasterOf } from "@/lib/media/judged-raster";
 
 /**
  * Perceptual image hashes for matching known images against hash lists (lists.ts).
@@ -18,7 +18,7 @@ import sharp from "sharp";
  */
 
 /** Largest input decoded for hashing (about 100 megapixels); larger images are refused by sharp. */
-export const HASH_MAX_INPUT_PIXELS = 100_000_000;
+export const HASH_MAX_INPUT_PIXELS = RASTER_MAX_INPUT_PIXELS;
 
 const PHASH_SIZE = 32;
 const PHASH_LOW = 8;
@@ -31,11 +31,12 @@ export function normalizeHash(hash: string): string {
   return h;
 }
 
-/** Grayscale pixels of the image resized (ignoring aspect ratio) to width×height, one byte each. */
+/**
+ * Grayscale pixels of the image resized (ignoring aspect ratio) to width×height, one byte each,
+ * from its judged raster (decoded once, shared with the image model: lib/media/judged-raster.ts).
+ */
 async function grayPixels(image: Buffer, width: number, height: number): Promise<Uint8Array> {
-  const { data, info } = await sharp(image, { limitInputPixels: HASH_MAX_INPUT_PIXELS })
-    .rotate() // EXIF orientation
-    .flatten({ background: { r: 255, g: 255, b: 255 } })
+  const { data, info } = await fromRaster(await rasterOf(image))
     .grayscale()
     .resize(width, height, { fit: "fill", kernel: "lanczos3" })
     .raw()

@@ -1,4 +1,5 @@
-import sharp from "sharp";
+import sharp, { type Sharp } from "sharp";
+import { fromRaster, RASTER_MAX_INPUT_PIXELS, rasterOf } from "@/lib/media/judged-raster";
 import { NSFW_INPUT_SIZE as SIZE } from "./nsfw-model";
 
 /** Decoding an image (every sampled page of an animated one) into the model's input rasters. */
@@ -21,26 +22,37 @@ export function sampleFrameIndices(total: number, max: number): number[] {
 }
 
 export async function decodeFrames(data: Uint8Array, maxFrames: number, maxPixels: number): Promise<DecodedFrames> {
-  const input = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  const input = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   const meta = await sharp(input, { limitInputPixels: maxPixels }).metadata();
   const totalFrames = Math.max(1, meta.pages ?? 1);
+  if (totalFrames === 1 && maxPixels >= RASTER_MAX_INPUT_PIXELS) {
+    if ((meta.width ?? 0) * (meta.height ?? 0) > maxPixels) throw new Error("Input image exceeds pixel limit");
+    // One page: from the judged raster, decoded once for the hashes too (lib/media/judged-raster.ts).
+    return { frames: [await modelInput(fromRaster(await rasterOf(input)))], totalFrames, indices: [0] };
+  }
   const indices = sampleFrameIndices(totalFrames, maxFrames);
   const frames = await Promise.all(
-    indices.map(async (page) => {
-      const { data: raw, info } = await sharp(input, { limitInputPixels: maxPixels, page })
-        .rotate() // EXIF orientation
-        .flatten({ background: { r: 255, g: 255, b: 255 } })
-        .resize(SIZE, SIZE, { fit: "fill" })
-        .toColourspace("srgb")
-        .removeAlpha()
-        .raw({ depth: "uchar" })
-        .toBuffer({ resolveWithObject: true });
-      if (info.width !== SIZE || info.height !== SIZE || info.channels !== 3 || raw.byteLength !== SIZE * SIZE * 3) {
-        throw new Error(`unexpected raster ${info.width}×${info.height}×${info.channels}`);
-      }
-      // A fresh ArrayBuffer of exactly this frame, transferred to the worker.
-      return new Uint8Array(raw).buffer;
-    }),
+    indices.map((page) =>
+      modelInput(
+        sharp(input, { limitInputPixels: maxPixels, page })
+          .rotate() // EXIF orientation
+          .flatten({ background: { r: 255, g: 255, b: 255 } }),
+      ),
+    ),
   );
   return { frames, totalFrames, indices };
+}
+
+/** The model's SIZE×SIZE RGB input from a decoding pipeline, as a fresh ArrayBuffer (transferred to the worker). */
+async function modelInput(image: Sharp): Promise<ArrayBuffer> {
+  const { data: raw, info } = await image
+    .resize(SIZE, SIZE, { fit: "fill" })
+    .toColourspace("srgb")
+    .removeAlpha()
+    .raw({ depth: "uchar" })
+    .toBuffer({ resolveWithObject: true });
+  if (info.width !== SIZE || info.height !== SIZE || info.channels !== 3 || raw.byteLength !== SIZE * SIZE * 3) {
+    throw new Error(`unexpected raster ${info.width}×${info.height}×${info.channels}`);
+  }
+  return new Uint8Array(raw).buffer;
 }
