@@ -77,6 +77,10 @@ async function burstAndDrain(label: string, server: RunningServer, apiKey: strin
   });
   const burstMs = performance.now() - started;
   const atEnd = await counts(projectId);
+  if (process.env.BENCH_DEBUG_PROBE) {
+    const { rows } = await sqlPool().query(`SELECT (SELECT count(*) FROM pipeline_outbox) AS outbox, (SELECT count(*) FROM executor_batch_events) AS buffered, (SELECT count(*) FROM executor_runs WHERE status = 'queued') AS runs`);
+    console.log(`  at the burst's end: ${JSON.stringify(rows[0])}`);
+  }
   const created = atEnd.decided + atEnd.waiting - before.decided - before.waiting;
   const decidedInBurst = atEnd.decided - before.decided;
   let last = atEnd;
@@ -90,6 +94,7 @@ async function burstAndDrain(label: string, server: RunningServer, apiKey: strin
   }
   drained = true;
   const busy = await duringBacklog;
+  if (process.env.BENCH_DEBUG_PROBE) console.log(`  probe latencies: ${busy.map((ms) => ms.toFixed(0)).join(" ")}`);
   const drainMs = performance.now() - drainStarted;
   const decidedAfter = last.decided - atEnd.decided;
   const createRate = created / (burstMs / 1000);

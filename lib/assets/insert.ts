@@ -23,7 +23,7 @@ WITH asset AS (
           $13::jsonb, $14::jsonb, $15, $16::jsonb, $17::jsonb, $18, $19::visibility, $20, $20)
   RETURNING id
 ), outbox AS (${outboxInsertSql(21)})
-${eventInsertSql(24)}`;
+${eventInsertSql(25)}`;
 
 const json = (value: unknown) => (value === undefined || value === null ? null : JSON.stringify(value));
 

@@ -10,6 +10,8 @@ export interface JobMessage {
   /** The Inngest event name. */
   name: string;
   data: Record<string, unknown>;
+  /** Sent ahead of the other queued messages (a request is waiting for this job). */
+  urgent?: boolean;
 }
 
 export async function sendJobs(messages: readonly JobMessage[]): Promise<void> {

@@ -13,7 +13,7 @@ export type { JobMessage };
  * producer (an upload, a retry, a batch) writes its job message in the same transaction as its
  * change, so a committed change never loses its job; the relay sends what is there with one
  * `inngest.send()` per batch and deletes it in the same database transaction. While a send is in
- * flight new rows accumulate, so under load one HTTP call carries many messages. A failed send leaves
+ * flight new rows accumulate, so under load one HTTP call carries many messages; urgent ones go first. A failed send leaves
  * the rows for the next attempt (kick, or the maintenance loop); a send that arrived but whose delete
  * did not commit is deduplicated by the message id. A send that does not answer within
  * SIEVE_JOB_SEND_TIMEOUT_MS counts as failed: a hung connection to Inngest must not hold the relay
@@ -27,12 +27,12 @@ const RETRY_MS = 1000;
  * own statement (the upload hot path is one statement); `outboxValues` gives the matching values.
  */
 export function outboxInsertSql(first: number): string {
-  const [ids, names, data] = placeholders(first, ["text[]", "text[]", "jsonb[]"]);
-  return `INSERT INTO pipeline_outbox (event_id, name, data) SELECT * FROM unnest(${ids}, ${names}, ${data})`;
+  const [ids, names, data, urgent] = placeholders(first, ["text[]", "text[]", "jsonb[]", "boolean[]"]);
+  return `INSERT INTO pipeline_outbox (event_id, name, data, urgent) SELECT * FROM unnest(${ids}, ${names}, ${data}, ${urgent})`;
 }
 
 export function outboxValues(messages: readonly JobMessage[]): unknown[] {
-  return [messages.map((m) => m.id), messages.map((m) => m.name), messages.map((m) => JSON.stringify(m.data))];
+  return [messages.map((m) => m.id), messages.map((m) => m.name), messages.map((m) => JSON.stringify(m.data)), messages.map((m) => m.urgent === true)];
 }
 
 /** Puts messages in the outbox inside the caller's transaction; call kickOutbox() after commit. */
@@ -47,14 +47,21 @@ interface Relay {
 }
 const relay = () => processSingleton<Relay>("outboxRelay", () => ({ running: false, again: false }));
 
+/**
+ * The next batch: urgent messages first (a queue=false upload's job must not wait behind a burst
+ * of queued ones; measured: 3.5 s behind 1739 messages), then in order.
+ */
+export const TAKE_OUTBOX_BATCH = `DELETE FROM pipeline_outbox WHERE id IN (
+    SELECT id FROM pipeline_outbox ORDER BY urgent DESC, id LIMIT $1 FOR UPDATE SKIP LOCKED)
+  RETURNING event_id, name, data`;
+
 function sendBatch(): Promise<number> {
   return withTransaction(sqlPool(), async (client) => {
     // Losing this delete in a crash only means sending again (deduplicated by event id): no need
     // to wait for the WAL flush on the path of every queue=false upload.
     await client.query("SET LOCAL synchronous_commit = off");
     const { rows } = await client.query<{ event_id: string; name: string; data: Record<string, unknown> }>(
-      `DELETE FROM pipeline_outbox WHERE id IN (SELECT id FROM pipeline_outbox ORDER BY id LIMIT $1 FOR UPDATE SKIP LOCKED)
-       RETURNING event_id, name, data`,
+      TAKE_OUTBOX_BATCH,
       [BATCH],
     );
     // The rows are deleted only if the send succeeds (a throw rolls the delete back).

@@ -61,4 +61,20 @@ describe("the job outbox", () => {
     expect(sends[1]!.messages.map((m) => m.id)).toEqual(["job-1"]);
     expect(await waiting()).toBe(0);
   }, 30_000);
+
+  it("sends urgent messages ahead of a backlog: a waiting request's job goes in the first send", async () => {
+    const { sqlPool } = await import("@/lib/db/client");
+    sends.length = 0;
+    const backlog = Array.from({ length: 250 }, (_, n) => ({ id: `bulk-${n}`, name: "sieve/test", data: { n } }));
+    await outbox.enqueueJobs(sqlPool(), backlog);
+    await outbox.enqueueJobs(sqlPool(), [{ id: "waited-for", name: "sieve/test", data: {}, urgent: true }]);
+    await outbox.kickOutbox();
+    expect(sends.map((s) => s.messages.length)).toEqual([100, 100, 51]);
+    expect(sends[0]!.messages.map((m) => m.id)).toContain("waited-for");
+    // The others go in order, batch by batch.
+    const sorted = (ids: string[]) => [...ids].sort();
+    expect(sorted(sends[0]!.messages.map((m) => m.id).filter((id) => id !== "waited-for"))).toEqual(sorted(backlog.slice(0, 99).map((m) => m.id)));
+    expect(sorted(sends[2]!.messages.map((m) => m.id))).toEqual(sorted(backlog.slice(199).map((m) => m.id)));
+    expect(await waiting()).toBe(0);
+  }, 30_000);
 });

@@ -39,7 +39,7 @@ import { LOAD_DELIVERIES, LOAD_DELIVERY } from "@/lib/connectors/delivery/load";
 import { SELECT_FEED_PAGE, SELECT_HORIZON } from "@/lib/events/feed";
 import { FIND_HOLD_MATCH } from "@/lib/moderation/hashing/lists";
 import { eventInsertSql } from "@/lib/events/record";
-import { outboxInsertSql } from "@/lib/jobs/outbox";
+import { outboxInsertSql, TAKE_OUTBOX_BATCH } from "@/lib/jobs/outbox";
 import { SELECT_ALLOWANCE, SELECT_ASSET_COUNTS, SELECT_DECISIONS_PER_DAY, SELECT_REVIEWER_THROUGHPUT } from "@/lib/usage/report";
 import { startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
 import { SELECT_CLAIMABLE_RUNS } from "@/lib/executor/claiming";
@@ -106,8 +106,9 @@ const READS: Record<string, string> = {
   SELECT_FULL_BATCH_KEYS,
   SELECT_DUE_BATCH_KEYS,
   SELECT_NEXT_BATCH_DUE,
-  // A DELETE: no column list to compare.
+  // DELETEs: no column list to compare.
   TAKE_BATCH,
+  TAKE_OUTBOX_BATCH,
 };
 
 interface Column {

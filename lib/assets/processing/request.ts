@@ -55,10 +55,10 @@ function processEventId(data: ProcessAssetData): string {
 
 type RequestFacts = Parameters<typeof processAssetData>[0];
 
-/** The job message asking the pipeline to process this asset's current generation. */
+/** The job message asking the pipeline to process this asset's current generation (urgent when a request waits for it). */
 export function processingRequest(row: RequestFacts): JobMessage {
   const data = processAssetData(row);
-  return { id: processEventId(data), name: PROCESS_ASSET_EVENT, data: { ...data } };
+  return { id: processEventId(data), name: PROCESS_ASSET_EVENT, data: { ...data }, urgent: data.lane.startsWith("interactive") };
 }
 
 /**
