@@ -12,7 +12,7 @@ import { processAssetBatch } from "@/lib/moderation/pipeline/batch";
  */
 export const BULK_BATCH_SIZE = 50;
 /** Assets of a batch in flight at once, by kind (lib/moderation/pipeline/batch.ts says why). */
-const IN_FLIGHT = { text: 4, image: 4 } as const;
+const IN_FLIGHT = { text: 8, image: 4 } as const;
 
 export const processAssetBatchFunction = inngest.createFunction(
   {
