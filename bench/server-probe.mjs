@@ -10,6 +10,27 @@ import { Pool } from "undici";
 
 const port = Number(process.env.SIEVE_BENCH_PROBE_PORT);
 
+/** Runs `count` calls of `post` with `inFlight` at once; returns calls per second. */
+async function rate(count, inFlight, post) {
+  let next = 0;
+  const started = performance.now();
+  const worker = async () => {
+    while (next < count) {
+      next++;
+      await post();
+    }
+  };
+  await Promise.all(Array.from({ length: inFlight }, worker));
+  return count / ((performance.now() - started) / 1000);
+}
+
+/** A fresh webhook id and timestamp, and the Standard Webhooks signature of `body` with them. */
+function signed(secret, body) {
+  const id = crypto.randomUUID();
+  const timestamp = Math.floor(Date.now() / 1000);
+  return { id, timestamp, signature: crypto.createHmac("sha256", secret).update(`${id}.${timestamp}.${body}`).digest("base64") };
+}
+
 /**
  * `count` Standard-Webhooks-signed POSTs of `body` to `url`, keep-alive, `inFlight` at once; returns
  * requests per second. The delivery bench's baseline, run here and in the bench process alike.
@@ -18,34 +39,26 @@ export async function plainSignedPosts(url, body, count, inFlight) {
   const secret = crypto.randomBytes(32);
   const target = new URL(url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: inFlight });
-  let next = 0;
-  const started = performance.now();
-  const worker = async () => {
-    while (next < count) {
-      next++;
-      const id = crypto.randomUUID();
-      const timestamp = Math.floor(Date.now() / 1000);
-      const signature = crypto.createHmac("sha256", secret).update(`${id}.${timestamp}.${body}`).digest("base64");
-      await new Promise((resolve, reject) => {
-        const req = http.request(
-          {
-            host: target.hostname,
-            port: target.port,
-            path: target.pathname,
-            method: "POST",
-            agent,
-            headers: { "content-type": "application/json", "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": `v1,${signature}` },
-          },
-          (res) => res.resume().on("end", resolve).on("error", reject),
-        );
-        req.on("error", reject);
-        req.end(body);
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: inFlight }, worker));
+  const perSecond = await rate(count, inFlight, () => {
+    const { id, timestamp, signature } = signed(secret, body);
+    return new Promise((resolve, reject) => {
+      const req = http.request(
+        {
+          host: target.hostname,
+          port: target.port,
+          path: target.pathname,
+          method: "POST",
+          agent,
+          headers: { "content-type": "application/json", "webhook-id": id, "webhook-timestamp": String(timestamp), "webhook-signature": `v1,${signature}` },
+        },
+        (res) => res.resume().on("end", resolve).on("error", reject),
+      );
+      req.on("error", reject);
+      req.end(body);
+    });
+  });
   agent.destroy();
-  return count / ((performance.now() - started) / 1000);
+  return perSecond;
 }
 
 /**
@@ -56,26 +69,18 @@ export async function plainSignedPostsUndici(url, body, count, inFlight) {
   const secret = crypto.randomBytes(32);
   const target = new URL(url);
   const pool = new Pool(target.origin, { connections: inFlight });
-  let next = 0;
-  const started = performance.now();
-  const worker = async () => {
-    while (next < count) {
-      next++;
-      const id = crypto.randomUUID();
-      const timestamp = Math.floor(Date.now() / 1000);
-      const signature = crypto.createHmac("sha256", secret).update(`${id}.${timestamp}.${body}`).digest("base64");
-      const headers = ["content-type", "application/json", "webhook-id", id, "webhook-timestamp", String(timestamp), "webhook-signature", `v1,${signature}`];
-      await new Promise((resolve, reject) => {
-        pool.dispatch(
-          { origin: target.origin, path: target.pathname, method: "POST", headers, body },
-          { onRequestStart() {}, onResponseStart() {}, onResponseData() {}, onResponseEnd: resolve, onResponseError: (_controller, error) => reject(error) },
-        );
-      });
-    }
-  };
-  await Promise.all(Array.from({ length: inFlight }, worker));
+  const perSecond = await rate(count, inFlight, () => {
+    const { id, timestamp, signature } = signed(secret, body);
+    const headers = ["content-type", "application/json", "webhook-id", id, "webhook-timestamp", String(timestamp), "webhook-signature", `v1,${signature}`];
+    return new Promise((resolve, reject) => {
+      pool.dispatch(
+        { origin: target.origin, path: target.pathname, method: "POST", headers, body },
+        { onRequestStart() {}, onResponseStart() {}, onResponseData() {}, onResponseEnd: resolve, onResponseError: (_controller, error) => reject(error) },
+      );
+    });
+  });
   await pool.destroy();
-  return count / ((performance.now() - started) / 1000);
+  return perSecond;
 }
 
 // Only in the server's main process: its CDN serving processes (cluster workers) inherit this preload.

@@ -2,6 +2,7 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupAddress } from "node:dns";
 import type { LookupFunction } from "node:net";
+import { lruAdd, lruGet } from "@/lib/core/lru";
 import { processSingleton } from "@/lib/core/singleton";
 
 /**
@@ -45,21 +46,11 @@ export function pinnedLookup(addresses: readonly LookupAddress[]): LookupFunctio
  * `key` is agentKey(url, host, addresses), for a caller that computed it once for many requests.
  */
 export function keepAliveAgent(url: URL, host: string, addresses: readonly LookupAddress[], key = agentKey(url, host, addresses)): Agent {
-  const cache = agents();
-  let agent = cache.get(key);
-  if (agent) {
-    cache.delete(key); // re-insert: the Map's order is the LRU order
-    cache.set(key, agent);
-    return agent;
-  }
+  const cached = lruGet(agents(), key);
+  if (cached) return cached;
   const options = { keepAlive: true, maxSockets: MAX_SOCKETS, maxFreeSockets: MAX_SOCKETS, timeout: IDLE_MS, lookup: pinnedLookup(addresses) };
-  agent = url.protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
-  cache.set(key, agent);
-  while (cache.size > MAX_AGENTS) {
-    const [oldestKey, oldest] = cache.entries().next().value as [string, Agent];
-    cache.delete(oldestKey);
-    retire(oldest);
-  }
+  const agent = url.protocol === "https:" ? new https.Agent(options) : new http.Agent(options);
+  lruAdd(agents(), key, agent, MAX_AGENTS, retire);
   return agent;
 }
 

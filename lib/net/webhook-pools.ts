@@ -1,5 +1,6 @@
 import type { LookupAddress } from "node:dns";
 import { Pool } from "undici";
+import { lruAdd, lruGet } from "@/lib/core/lru";
 import { processSingleton } from "@/lib/core/singleton";
 import { pinnedLookup } from "./keep-alive-agents";
 
@@ -22,14 +23,9 @@ const pools = () => processSingleton("webhookPostPools", () => new Map<string, P
 
 /** The pool for `key` (agentKey of these addresses of `origin`), created on first use. */
 export function webhookPool(key: string, origin: string, addresses: readonly LookupAddress[], isIp: boolean): Pool {
-  const cache = pools();
-  let pool = cache.get(key);
-  if (pool) {
-    cache.delete(key); // re-insert: the Map's order is the LRU order
-    cache.set(key, pool);
-    return pool;
-  }
-  pool = new Pool(origin, {
+  const cached = lruGet(pools(), key);
+  if (cached) return cached;
+  const pool = new Pool(origin, {
     connections: MAX_SOCKETS,
     keepAliveTimeout: IDLE_MS,
     keepAliveMaxTimeout: IDLE_MS,
@@ -38,12 +34,8 @@ export function webhookPool(key: string, origin: string, addresses: readonly Loo
     // An IP literal needs no lookup; a name connects only to its checked addresses.
     connect: isIp ? { timeout: 0 } : { timeout: 0, lookup: pinnedLookup(addresses) },
   });
-  cache.set(key, pool);
-  while (cache.size > MAX_POOLS) {
-    const [oldestKey, oldest] = cache.entries().next().value as [string, Pool];
-    cache.delete(oldestKey);
-    void oldest.close().catch(() => undefined); // requests in flight complete first
-  }
+  // Requests in flight on an evicted pool complete first.
+  lruAdd(pools(), key, pool, MAX_POOLS, (oldest) => void oldest.close().catch(() => undefined));
   return pool;
 }
 
