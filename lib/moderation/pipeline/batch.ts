@@ -11,7 +11,8 @@ import { finishProcessing } from "./decision";
  * (a retried batch, a re-sent event) are skipped before any analysis (analyzeAsset returns null).
  * Several assets are in flight at once (`inFlight`): most of a text's time is waiting for the
  * database (its reads, the decision's commit), which the others' work fills; an image's is the
- * image model, which has one worker, so more images at once would only take CPU from it. Between
+ * image model (SIEVE_IMAGE_MODEL_WORKERS threads), so more images than keep those busy would only
+ * take CPU from them. Between
  * assets the event loop is yielded, so `queue=false` requests are not held up by a batch.
  */
 
