@@ -7,7 +7,7 @@ import { checkAddress, hostLiteral, type AddressChecker } from "./address-policy
 import { errorCode, parseTarget, resolveChecked, systemResolver, type Resolver } from "./checked-target";
 
 export type { Resolver };
-import { keepAliveAgent, pinnedLookup } from "./keep-alive-agents";
+import { pinnedLookup } from "./pinned-addresses";
 import { fetchFailed, LimitedBody } from "./limited-body";
 
 /**
@@ -33,9 +33,8 @@ import { fetchFailed, LimitedBody } from "./limited-body";
  * - Status: a final status outside 2xx is an error, unless `acceptAnyStatus` asks for every final
  *   response. With it, a redirect that is not followed (past `maxRedirects`, so `maxRedirects: 0`
  *   never follows one) is returned as the response instead of failing with "too many redirects".
- * - Connections: a fresh one per hop, closed after the response, unless `keepAlive` asks for a
- *   pooled one; a pooled socket is only reused for the same host whose resolution this hop produced
- *   the same checked addresses (keep-alive-agents.ts).
+ * - Connections: a fresh one per hop, closed after the response (webhook deliveries, which keep
+ *   connections, have their own client: webhook-post.ts).
  * - POST: `body` is sent with its Content-Length. A followed 307/308 repeats the method and body;
  *   301/302/303 continue as a GET without body (what browsers do). Webhooks follow no redirect.
  */
@@ -52,11 +51,6 @@ export interface SafeFetchOptions {
   body?: Buffer;
   /** Return any final status (non-2xx, and a redirect not followed) instead of throwing. */
   acceptAnyStatus?: boolean;
-  /**
-   * Reuse connections (webhook deliveries): through a keep-alive agent per origin and set of checked
-   * addresses (keep-alive-agents.ts). The host is still resolved and checked on every request.
-   */
-  keepAlive?: boolean;
 }
 
 export interface SafeFetchResult {
@@ -88,7 +82,7 @@ export function createSafeFetch(deps: Partial<SafeFetchDeps> = {}): SafeFetch {
 
   return async function safeFetch(rawUrl, opts) {
     let url = parseTarget(rawUrl);
-    let headers = baseHeaders(opts.headers, opts.keepAlive === true);
+    let headers = baseHeaders(opts.headers);
     let request: OutgoingRequest = { method: opts.method ?? "GET", body: opts.body };
     const seen = new Set([url.href]);
     const controller = new AbortController();
@@ -100,7 +94,7 @@ export function createSafeFetch(deps: Partial<SafeFetchDeps> = {}): SafeFetch {
     try {
       for (let redirects = 0; ; redirects++) {
         const addresses = await raceAbort(resolveChecked(url, opts.allowPrivateNetworks, resolve, check), controller.signal);
-        const res = await send(url, addresses, headers, request, controller.signal, opts.keepAlive === true);
+        const res = await send(url, addresses, headers, request, controller.signal);
         const status = res.statusCode ?? 0;
         const location = res.headers.location;
         const returnRedirect = opts.acceptAnyStatus === true && redirects >= opts.maxRedirects;
@@ -173,46 +167,28 @@ function send(
   headers: Record<string, string>,
   request: OutgoingRequest,
   signal: AbortSignal,
-  keepAlive: boolean,
-) {
+): Promise<IncomingMessage> {
   const { host } = hostLiteral(url);
-  // Hands the pre-checked addresses to the socket instead of asking DNS again (rebinding). Without
-  // keepAlive: a fresh connection per hop, no pooled socket to some earlier address.
-  const agent = keepAlive ? keepAliveAgent(url, host, addresses) : false;
   const client = url.protocol === "https:" ? https : http;
-  const attempt = (retry: boolean) =>
-    new Promise<IncomingMessage>((resolve, reject) => {
-      let responded = false;
-      const req = client.request(
-        {
-          protocol: url.protocol,
-          hostname: host,
-          port: url.port || undefined,
-          path: `${url.pathname}${url.search}`,
-          method: request.method,
-          headers: { ...headers, ...(request.body ? { "content-length": String(request.body.length) } : {}), host: url.host },
-          lookup: pinnedLookup(addresses),
-          agent,
-          signal,
-        },
-        (res) => {
-          responded = true;
-          resolve(res);
-        },
-      );
-      req.on("error", (error) => {
-        // A pooled socket the server closed just as we reused it: once more, on a new connection.
-        if (retry && !responded && req.reusedSocket && !signal.aborted && isStaleSocketError(error)) return void attempt(false).then(resolve, reject);
-        reject(isApiError(error) ? error : fetchFailed(`could not connect to ${url.host} (${errorCode(error)})`));
-      });
-      req.end(request.body);
-    });
-  return attempt(keepAlive);
-}
-
-function isStaleSocketError(error: unknown): boolean {
-  const code = errorCode(error);
-  return code === "ECONNRESET" || code === "EPIPE";
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const req = client.request(
+      {
+        protocol: url.protocol,
+        hostname: host,
+        port: url.port || undefined,
+        path: `${url.pathname}${url.search}`,
+        method: request.method,
+        headers: { ...headers, ...(request.body ? { "content-length": String(request.body.length) } : {}), host: url.host },
+        // The pre-checked addresses go to the socket instead of asking DNS again (rebinding).
+        lookup: pinnedLookup(addresses),
+        agent: false,
+        signal,
+      },
+      resolve,
+    );
+    req.on("error", (error) => reject(isApiError(error) ? error : fetchFailed(`could not connect to ${url.host} (${errorCode(error)})`)));
+    req.end(request.body);
+  });
 }
 
 /** A request that lost its body (a POST redirected to GET) must not describe one. */
@@ -222,13 +198,13 @@ function withoutBodyHeaders(headers: Record<string, string>): Record<string, str
   return copy;
 }
 
-function baseHeaders(extra: Record<string, string> | undefined, keepAlive: boolean): Record<string, string> {
+function baseHeaders(extra: Record<string, string> | undefined): Record<string, string> {
   const headers: Record<string, string> = {
     "user-agent": USER_AGENT,
     accept: "*/*",
     "accept-encoding": "identity",
+    connection: "close",
   };
-  if (!keepAlive) headers.connection = "close";
   for (const [name, value] of Object.entries(extra ?? {})) {
     const key = name.toLowerCase();
     if (key !== "host" && key !== "connection" && key !== "content-length") headers[key] = value;

@@ -1,17 +1,16 @@
 import type { LookupAddress } from "node:dns";
 import { Pool } from "undici";
-import { lruAdd, lruGet } from "@/lib/core/lru";
 import { processSingleton } from "@/lib/core/singleton";
-import { pinnedLookup } from "./keep-alive-agents";
+import { pinnedLookup } from "./pinned-addresses";
 
 /**
  * Connection pools of webhook deliveries (undici: a request costs about half the CPU of node:http's
- * client, which caps the delivery rate), one per origin and sorted set of checked addresses (the
- * agent key of keep-alive-agents.ts), with the same guarantee: a pool's sockets were all connected
- * to addresses of its key's set (its lookup answers with exactly those), so a socket is only reused
- * for a request whose own resolution, checked in full, produced the same set.
+ * client, which caps the delivery rate), one per origin and sorted set of checked addresses
+ * (pinnedPoolKey): a pool's sockets were all connected to addresses of its key's set (its lookup
+ * answers with exactly those), so a socket is only reused for a request whose own resolution,
+ * checked in full, produced the same set.
  *
- * Bounded like the agents: at most MAX_POOLS (least recently used closed), MAX_SOCKETS connections
+ * Bounded: at most MAX_POOLS (least recently used closed), MAX_SOCKETS connections
  * each; idle sockets close after IDLE_MS (undici also honours a server's Keep-Alive hint, less a
  * margin). No connect timeout of undici's own: the caller's deadline bounds the whole request.
  */
@@ -21,10 +20,15 @@ const IDLE_MS = 4000;
 
 const pools = () => processSingleton("webhookPostPools", () => new Map<string, Pool>());
 
-/** The pool for `key` (agentKey of these addresses of `origin`), created on first use. */
+/** The pool for `key` (pinnedPoolKey of these addresses of `origin`), created on first use. */
 export function webhookPool(key: string, origin: string, addresses: readonly LookupAddress[], isIp: boolean): Pool {
-  const cached = lruGet(pools(), key);
-  if (cached) return cached;
+  const cache = pools();
+  const cached = cache.get(key);
+  if (cached) {
+    cache.delete(key); // re-insert: the Map's order is the LRU order
+    cache.set(key, cached);
+    return cached;
+  }
   const pool = new Pool(origin, {
     connections: MAX_SOCKETS,
     keepAliveTimeout: IDLE_MS,
@@ -34,8 +38,12 @@ export function webhookPool(key: string, origin: string, addresses: readonly Loo
     // An IP literal needs no lookup; a name connects only to its checked addresses.
     connect: isIp ? { timeout: 0 } : { timeout: 0, lookup: pinnedLookup(addresses) },
   });
-  // Requests in flight on an evicted pool complete first.
-  lruAdd(pools(), key, pool, MAX_POOLS, (oldest) => void oldest.close().catch(() => undefined));
+  cache.set(key, pool);
+  if (cache.size > MAX_POOLS) {
+    const [oldestKey, oldest] = cache.entries().next().value as [string, Pool];
+    cache.delete(oldestKey);
+    void oldest.close().catch(() => undefined); // requests in flight complete first
+  }
   return pool;
 }
 

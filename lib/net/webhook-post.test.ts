@@ -9,7 +9,7 @@ import { postWebhook } from "./webhook-post";
 let server: http.Server;
 let base: string;
 const sockets = new Set<unknown>();
-const received: { path: string; headers: http.IncomingHttpHeaders; body: string }[] = [];
+const received: { path: string; headers: http.IncomingHttpHeaders; body: string; socket: unknown }[] = [];
 
 beforeAll(async () => {
   server = http.createServer((req, res) => {
@@ -17,7 +17,7 @@ beforeAll(async () => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      received.push({ path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8") });
+      received.push({ path: req.url ?? "", headers: req.headers, body: Buffer.concat(chunks).toString("utf8"), socket: req.socket });
       if (req.url === "/redirect") return void res.writeHead(302, { location: "/elsewhere" }).end();
       if (req.url === "/large") return void res.writeHead(500).end("x".repeat(5000));
       if (req.url === "/hang") return; // never answers
@@ -105,5 +105,34 @@ describe("postWebhook", () => {
     const promise = postWebhook(`http://127.0.0.1:${port}/hook`, Buffer.from("{}"), {}, options);
     expect(await refusal(promise)).toBe("asset/url-fetch-failed");
     await expect(promise).rejects.toThrow(/ECONNREFUSED/);
+  });
+
+  // A name, resolved on every request: its pool is chosen by the checked address set, never cached as a verdict.
+  const zone: Record<string, string[]> = {};
+  const named = { ...options, resolve: async (host: string) => zone[host] ?? [] };
+  const port = () => new URL(base).port;
+
+  it("refuses a host that now resolves to a disallowed address although its pool exists", async () => {
+    received.length = 0;
+    sockets.clear();
+    zone["moving.test"] = ["127.0.0.1"];
+    expect((await postWebhook(`http://moving.test:${port()}/a`, Buffer.from("{}"), {}, named)).status).toBe(200);
+    // 0.0.0.0 stays denied even where private networks are allowed.
+    zone["moving.test"] = ["0.0.0.0"];
+    expect(await refusal(postWebhook(`http://moving.test:${port()}/b`, Buffer.from("{}"), {}, named))).toBe("asset/url-not-allowed");
+    zone["moving.test"] = ["127.0.0.1", "0.0.0.0"];
+    expect(await refusal(postWebhook(`http://moving.test:${port()}/c`, Buffer.from("{}"), {}, named))).toBe("asset/url-not-allowed");
+    expect(received.map((r) => r.path)).toEqual(["/a"]);
+    expect(sockets.size).toBe(1);
+  });
+
+  it("keeps a pool per host and set of checked addresses: no socket is shared across hosts", async () => {
+    received.length = 0;
+    zone["one.test"] = ["127.0.0.1"];
+    zone["two.test"] = ["127.0.0.1"];
+    for (const host of ["one.test", "two.test", "one.test", "two.test"]) await postWebhook(`http://${host}:${port()}/p`, Buffer.from("{}"), {}, named);
+    const socketsOf = (host: string) => new Set(received.filter((r) => r.headers.host?.startsWith(host)).map((r) => r.socket));
+    expect(socketsOf("one.test").size).toBeGreaterThan(0);
+    expect([...socketsOf("one.test")].filter((socket) => socketsOf("two.test").has(socket))).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ import { withTimeout } from "@/lib/core/timeout";
 import { checkAddress, hostLiteral } from "./address-policy";
 import { errorCode, parseTarget, resolveChecked, systemResolver, type Resolver } from "./checked-target";
 import type { Dispatcher, Pool } from "undici";
-import { agentKey } from "./keep-alive-agents";
+import { pinnedPoolKey } from "./pinned-addresses";
 import { webhookPool } from "./webhook-pools";
 import { fetchFailed } from "./limited-body";
 
@@ -49,7 +49,7 @@ interface Target {
    * verdict on an address depends on the address and the policy alone, so it is the same for every
    * request; a host name is resolved and checked again on every request instead.
    */
-  literal: { addresses: LookupAddress[]; agentKey: string } | null;
+  literal: { addresses: LookupAddress[]; poolKey: string } | null;
 }
 
 const MAX_TARGETS = 256;
@@ -62,7 +62,7 @@ async function preparedTarget(rawUrl: string, allowPrivateNetworks: boolean, res
   let literal: Target["literal"] = null;
   if (isIp) {
     const addresses = await resolveChecked(url, allowPrivateNetworks, resolve, checkAddress);
-    literal = { addresses, agentKey: agentKey(url, host, addresses) };
+    literal = { addresses, poolKey: pinnedPoolKey(url, host, addresses) };
   }
   const target: Target = { url, host, isIp, path: `${url.pathname}${url.search}`, literal };
   const cache = targets();
@@ -86,7 +86,7 @@ export function postWebhook(rawUrl: string, body: Buffer | string, headers: Reco
   const deadline = Date.now() + options.timeoutMs;
   const target = targets().get(targetKey(rawUrl, options.allowPrivateNetworks));
   if (target?.literal) {
-    return sendPost(target, target.literal.addresses, target.literal.agentKey, body, headers, deadline, options);
+    return sendPost(target, target.literal.addresses, target.literal.poolKey, body, headers, deadline, options);
   }
   return resolvedPost(target, rawUrl, body, headers, deadline, options);
 }
@@ -102,14 +102,14 @@ async function resolvedPost(
 ): Promise<WebhookAnswer> {
   const resolve = options.resolve ?? systemResolver;
   const target = known ?? (await preparedTarget(rawUrl, options.allowPrivateNetworks, resolve));
-  if (target.literal) return sendPost(target, target.literal.addresses, target.literal.agentKey, body, headers, deadline, options);
+  if (target.literal) return sendPost(target, target.literal.addresses, target.literal.poolKey, body, headers, deadline, options);
   // dns.lookup cannot be cancelled: a resolution past the deadline is given up on, not stopped.
   const addresses = await withTimeout(resolveChecked(target.url, options.allowPrivateNetworks, resolve, checkAddress), options.timeoutMs).catch(
     (error: unknown) => {
       throw isApiError(error) ? error : timeoutError(options.timeoutMs);
     },
   );
-  return sendPost(target, addresses, agentKey(target.url, target.host, addresses), body, headers, deadline, options);
+  return sendPost(target, addresses, pinnedPoolKey(target.url, target.host, addresses), body, headers, deadline, options);
 }
 
 function sendPost(
