@@ -14,7 +14,25 @@ export interface LeaseInto {
 }
 
 /** The batch keys events were buffered under, per function: formBatches looks at them once per send. */
-export type BufferedBatches = Map<BatchingFunction, Set<string>>;
+type BufferedBatches = Map<BatchingFunction, Set<string>>;
+
+/**
+ * Dispatches freshly recorded events (dispatchEvent each), then forms the batches they filled, so
+ * a burst checks each batch key once. Returns whether it left work for the loop, and the functions
+ * that buffered events (their batches are due at their timeouts).
+ */
+export async function dispatchEvents(
+  ctx: ExecutorContext,
+  client: pg.PoolClient,
+  events: readonly EventPayload[],
+  leaseInto?: LeaseInto,
+): Promise<{ forLoop: boolean; batching: BatchingFunction[] }> {
+  let forLoop = false;
+  const buffered: BufferedBatches = new Map();
+  for (const event of events) if (await dispatchEvent(ctx, client, event, buffered, leaseInto)) forLoop = true;
+  if (await formBatches(ctx, client, buffered, leaseInto)) forLoop = true;
+  return { forLoop, batching: [...buffered.keys()] };
+}
 
 /**
  * Starts the runs an event triggers and resumes the waits it matches (inside the caller's
@@ -22,12 +40,12 @@ export type BufferedBatches = Map<BatchingFunction, Set<string>>;
  * and executed right after commit, skipping a separate claim (the path a `queue=false` upload waits on).
  * Returns whether it left work for the loop (a run it did not lease, or a resumed wait).
  */
-export async function dispatchEvent(
+async function dispatchEvent(
   ctx: ExecutorContext,
   client: pg.PoolClient,
   event: EventPayload,
+  buffered: BufferedBatches,
   leaseInto?: LeaseInto,
-  buffered: BufferedBatches = new Map(),
 ): Promise<boolean> {
   let forLoop = false;
   for (const fn of ctx.functions.values()) {
@@ -56,11 +74,8 @@ export async function dispatchEvent(
   return forLoop;
 }
 
-/**
- * Runs of the batches this send filled (after every event of the send was buffered, so a burst
- * checks each key once). Returns whether it left work for the loop.
- */
-export async function formBatches(ctx: ExecutorContext, client: pg.PoolClient, buffered: BufferedBatches, leaseInto?: LeaseInto): Promise<boolean> {
+/** Runs of the batches these events filled. Returns whether it left work for the loop. */
+async function formBatches(ctx: ExecutorContext, client: pg.PoolClient, buffered: BufferedBatches, leaseInto?: LeaseInto): Promise<boolean> {
   let forLoop = false;
   for (const [fn, keys] of buffered) {
     for (const created of await formFullBatches(client, fn, keys)) forLoop = (await startOrLease(ctx, client, fn, created, leaseInto)) || forLoop;

@@ -5,7 +5,7 @@ import { withTransaction } from "@/lib/db/transaction";
 import { claimRuns, renewLeases } from "./claiming";
 import { resolveOptions, type ExecutorContext, type ExecutorOptions } from "./context";
 import { formDueBatches } from "./batching";
-import { dispatchEvent, formBatches, type BufferedBatches } from "./dispatch";
+import { dispatchEvents } from "./dispatch";
 import { createEventApiServer } from "./event-api";
 import { parseFunctionConfig, type FunctionDefinition } from "./functions";
 import { finishRun, saveRun } from "./persistence";
@@ -100,15 +100,11 @@ export class EmbeddedExecutor {
   async sendEvents(events: EventPayload[]): Promise<string[]> {
     const leased: RunRow[] = [];
     const hasRoom = () => !this.stopped && this.active.size + leased.length < this.opts.maxConcurrentRuns;
-    let forLoop = false;
-    const buffered: BufferedBatches = new Map();
-    await withTransaction(this.opts.pool, async (client) => {
-      const fresh = await insertNewEvents(client, events);
-      for (const event of fresh) if (await dispatchEvent(this.ctx, client, event, { runs: leased, hasRoom }, buffered)) forLoop = true;
-      if (await formBatches(this.ctx, client, buffered, { runs: leased, hasRoom })) forLoop = true;
-    });
+    const { forLoop, batching } = await withTransaction(this.opts.pool, async (client) =>
+      dispatchEvents(this.ctx, client, await insertNewEvents(client, events), { runs: leased, hasRoom }),
+    );
     for (const run of leased) this.startExecution(run);
-    for (const fn of buffered.keys()) this.expectDueBatches(Date.now() + fn.batch.timeoutMs);
+    for (const fn of batching) this.expectDueBatches(Date.now() + fn.batch.timeoutMs);
     if (forLoop) this.wake();
     return events.map((e) => e.id);
   }

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import { Rollback, withTransaction } from "@/lib/db/transaction";
 import type { ExecutorContext } from "./context";
-import { dispatchEvent } from "./dispatch";
+import { dispatchEvents } from "./dispatch";
 import type { Outcome } from "./outcome";
 import { insertNewEvents, resumeWith, type EventPayload, type RunRow } from "./store";
 
@@ -85,8 +85,7 @@ export async function finishRun(ctx: ExecutorContext, run: RunRow, outcome: Outc
         data: { function_id: run.function_id, run_id: run.id, error: outcome.error, event: run.event },
         ts: Date.now(),
       };
-      const fresh = await insertNewEvents(client, [failed]);
-      for (const event of fresh) await dispatchEvent(ctx, client, event);
+      await dispatchEvents(ctx, client, await insertNewEvents(client, [failed]));
     }
   });
 }
