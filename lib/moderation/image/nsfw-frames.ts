@@ -25,9 +25,9 @@ export async function decodeFrames(data: Uint8Array, maxFrames: number, maxPixel
   const input = Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
   const meta = await sharp(input, { limitInputPixels: maxPixels }).metadata();
   const totalFrames = Math.max(1, meta.pages ?? 1);
-  if (totalFrames === 1 && maxPixels >= RASTER_MAX_INPUT_PIXELS) {
-    if ((meta.width ?? 0) * (meta.height ?? 0) > maxPixels) throw new Error("Input image exceeds pixel limit");
-    // One page: from the judged raster, decoded once for the hashes too (lib/media/judged-raster.ts).
+  // One page within both limits: from the judged raster, decoded once for the hashes too
+  // (lib/media/judged-raster.ts). Anything else is decoded here, where sharp enforces maxPixels.
+  if (totalFrames === 1 && (meta.width ?? 0) * (meta.height ?? 0) <= Math.min(maxPixels, RASTER_MAX_INPUT_PIXELS)) {
     return { frames: [await modelInput(fromRaster(await rasterOf(input)))], totalFrames, indices: [0] };
   }
   const indices = sampleFrameIndices(totalFrames, maxFrames);
