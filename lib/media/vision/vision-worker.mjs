@@ -136,7 +136,7 @@ async function objectModel(state, size) {
   if (!model) {
     model = (async () => {
       const loaded = await state.tf.loadGraphModel(centernetFor(state.centernet, size));
-      state.tf.tidy(() => loaded.execute(state.tf.zeros([1, size, size, 3]), ["tower_0/detections"]));
+      state.tf.tidy(() => loaded.execute(state.tf.zeros([1, size, size, 3]), ["tower_0/detections"])).dispose();
       return loaded;
     })();
     state.objects.set(size, model);
