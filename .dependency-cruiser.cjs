@@ -66,10 +66,11 @@ module.exports = {
     layer("engines-know-no-cdn", "Moderation never reaches the CDN or connectors.", ENGINES, "^lib/(cdn|connectors)/"),
     {
       name: "engines-use-assets-public-surface",
-      comment: "Moderation reaches assets only through lib/assets/processing (the hand-off and the outcome API), its schemas and storage keys.",
+      comment:
+        "Moderation reaches assets only through lib/assets/processing (the hand-off and the outcome API), its schemas, storage keys and the copies it leaves for labelling.",
       severity: "error",
       from: { path: ENGINES },
-      to: { path: "^lib/assets/", pathNot: "^lib/assets/(processing/|schemas\\.ts$|storage-keys\\.ts$)" },
+      to: { path: "^lib/assets/", pathNot: "^lib/assets/(processing/|schemas\\.ts$|storage-keys\\.ts$|labels/sources\\.ts$)" },
     },
     {
       name: "only-jobs-sends-to-inngest",

@@ -1,12 +1,13 @@
 /**
  * `npm run bench`: starts a production server on a throw-away embedded PostgreSQL and prints each
  * benchmark's figures as ratios against a baseline measured in the same run. Not a test.
- * BENCH_ONLY=cdn (comma-separated: text-quality, speech, create-asset, throughput, verdict, cdn, events, portal) runs only the named benches;
+ * BENCH_ONLY=cdn (comma-separated: text-quality, speech, create-asset, throughput, verdict, cdn, events, portal, image-search) runs only the named benches;
  * text-quality and speech run in-process first and need no server.
  */
 import { benchCdn } from "@/bench/cdn";
 import { benchCreateAsset } from "@/bench/create-asset";
 import { benchEvents } from "@/bench/events";
+import { benchImageSearch } from "@/bench/image-search";
 import { benchPipelineThroughput } from "@/bench/pipeline-throughput";
 import { benchPortal } from "@/bench/portal";
 import { benchSpeechQuality } from "@/bench/speech-quality";
@@ -16,7 +17,7 @@ import { ensureNextBuild } from "@/lib/server/build";
 import { startTestServer } from "@/tests/support/test-server";
 import { freePort } from "@/lib/db/embedded/postmaster";
 
-const BENCHES = ["text-quality", "speech", "create-asset", "throughput", "verdict", "cdn", "events", "portal"];
+const BENCHES = ["text-quality", "speech", "create-asset", "throughput", "verdict", "cdn", "events", "portal", "image-search"];
 
 async function main() {
   const only = (process.env.BENCH_ONLY ?? "").split(",").map((s) => s.trim()).filter(Boolean);
@@ -48,6 +49,7 @@ async function main() {
     if (runs("cdn")) await benchCdn(server, key.apiKey, project.projectId);
     if (runs("events")) await benchEvents(server, `http://127.0.0.1:${probePort}`);
     if (runs("portal")) await benchPortal(server);
+    if (runs("image-search")) await benchImageSearch(server);
   } finally {
     const { disconnectDb } = await import("@/lib/db/client");
     await disconnectDb();

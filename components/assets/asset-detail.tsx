@@ -8,6 +8,7 @@ import { BreakReminder, ReviewedCounter } from "@/components/review/wellbeing";
 import { AssetFacts, ChildrenList, StatusBadge } from "./asset-facts";
 import { EventHistory } from "./event-history";
 import { useAssetDetail } from "./hooks";
+import { ImageLabelsView } from "./image-labels";
 import { MediaViewer } from "./media-viewer";
 import { REASON_LABELS } from "./report-labels";
 import { asReport, ReportVisual } from "./report-visual";
@@ -134,6 +135,11 @@ export function AssetDetailView({ projectId, assetId, canReview }: { projectId: 
                 frameUrls={detail.data.frameUrls}
                 revealed={revealed}
               />
+            </Section>
+          ) : null}
+          {asset.type === "image" || asset.type === "video" ? (
+            <Section title="What it shows" testId="image-labels-section">
+              <ImageLabelsView labels={asset.imageLabels} type={asset.type} />
             </Section>
           ) : null}
           {/* A text asset's own text is shown above; "nothing extracted" would only confuse there. */}

@@ -1,5 +1,5 @@
 import { assertNotHeld } from "@/lib/assets/lookup";
-import { derivedContentPrefix, uploadPrefix } from "@/lib/assets/storage-keys";
+import { derivedContentPrefix, labelSourcePrefix, uploadPrefix } from "@/lib/assets/storage-keys";
 import { db } from "@/lib/db/client";
 import { Prisma, type Asset as AssetRow } from "@/lib/db/generated/client";
 import { ApiError } from "@/lib/core/errors";
@@ -26,11 +26,13 @@ export async function withDescendants(asset: AssetRow): Promise<StoredAsset[]> {
  * Removes stored bytes first, then records it: if the record update fails, a retry finds nothing to
  * delete and finishes, and content is never left behind while the record says it is gone.
  */
-export async function removeStoredContent(assets: StoredAsset[]): Promise<void> {
+export async function removeStoredContent(assets: StoredAsset[], options: { labelSources?: boolean } = {}): Promise<void> {
   for (const a of assets) {
     if (a.storageId) await storage().delete(a.storageId);
     await storage().deletePrefix(derivedContentPrefix(a.projectId, a.id));
     await storage().deletePrefix(uploadPrefix(a.projectId, a.id));
+    // The decision's removal leaves the labelling step its downscaled copies; a user's DELETE does not.
+    if (options.labelSources) await storage().deletePrefix(labelSourcePrefix(a.projectId, a.id));
   }
 }
 
@@ -41,7 +43,7 @@ export async function deleteAssetContent(asset: AssetRow): Promise<AssetRow> {
     throw new ApiError("asset/invalid-state", "The asset is still uploading; delete the asset to abandon the upload.");
   }
   const tree = await withDescendants(asset);
-  await removeStoredContent(tree);
+  await removeStoredContent(tree, { labelSources: true });
   const now = new Date();
   await db().asset.updateMany({
     where: { id: { in: tree.map((a) => a.id) }, storageDeletedAt: null },
@@ -54,7 +56,7 @@ export async function deleteAssetContent(asset: AssetRow): Promise<AssetRow> {
 export async function deleteAsset(asset: AssetRow): Promise<void> {
   assertNotHeld(asset);
   const tree = await withDescendants(asset);
-  await removeStoredContent(tree);
+  await removeStoredContent(tree, { labelSources: true });
   // Children go with their parent through the foreign key's ON DELETE CASCADE.
   await db().asset.deleteMany({ where: { id: asset.id } });
 }

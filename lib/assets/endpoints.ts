@@ -16,7 +16,7 @@ import {
   rawUploadQuery,
   uuid,
 } from "@/lib/assets/schemas";
-import { searchAssetsQuery, searchPageSchema } from "@/lib/assets/search";
+import { searchAssetsQuery, searchPageSchema } from "@/lib/assets/search/search";
 import { AUTH_ERRORS, IDEMPOTENCY_ERRORS, JSON_BODY_ERRORS, defineEndpoint, rawOrJson } from "@/lib/http/endpoint";
 import type { ErrorCode } from "@/lib/core/errors";
 import { projectParams, text } from "@/lib/core/schemas";

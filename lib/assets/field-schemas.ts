@@ -37,6 +37,42 @@ export const previewImageSchema = z
   .meta({ id: "PreviewImage", description: "A WebP served at {cdn_url}/assets/{projectId}/{assetId}/preview" });
 export type PreviewImage = z.infer<typeof previewImageSchema>;
 
+export const objectLabelSchema = z
+  .object({
+    label: z.string().describe("A COCO object class as the detector names it: person, car, dog, cell phone, …"),
+    confidence: z.number().min(0).max(1).describe("The detector's highest score for it"),
+    count: z.number().int().min(1).describe("How many were detected (in a video: the most in one frame)"),
+  })
+  .meta({ id: "ObjectLabel" });
+
+export const colourLabelSchema = z
+  .object({
+    name: z.string().describe("red, orange, yellow, green, blue, purple, pink, brown, black, white or gray"),
+    fraction: z.number().min(0).max(1).describe("Share of the pixels (in a video: the mean over the frames)"),
+  })
+  .meta({ id: "ColourLabel" });
+
+/** What one image (or one video frame) shows, as the labelling step saw it. */
+export const frameLabelsSchema = z.object({
+  objects: z.array(objectLabelSchema).describe("Most confident first"),
+  colours: z.array(colourLabelSchema).describe("Dominant named colours, largest share first"),
+  faces: z.number().int().min(0).describe("Faces detected (in a video: the most in one frame)"),
+});
+export type FrameLabels = z.infer<typeof frameLabelsSchema>;
+
+export const imageLabelsSchema = frameLabelsSchema
+  .extend({
+    model: z.string().describe("The models that labelled it, with their versions"),
+    labeledAt: z.number().int().describe("When, ms since epoch"),
+  })
+  .meta({
+    id: "ImageLabels",
+    description:
+      "What an image or a video's sampled frames show: detected objects with counts, dominant colours and faces. Computed after " +
+      "the moderation decision (it does not delay it) for images and videos; null until then, for other types, and when labelling failed.",
+  });
+export type ImageLabels = z.infer<typeof imageLabelsSchema>;
+
 /** Documents record no properties yet; the field is kept for the spec's Asset shape. */
 export const documentDataSchema = z.strictObject({}).describe("No document properties are recorded yet: always null");
 

@@ -51,6 +51,7 @@ export async function insertUploadedAsset(draft: AssetDraft, facts: StoredConten
     uploadPartsReceived: null,
     tags: [],
     labels: [],
+    imageLabels: null,
     report: null,
     flagged: null,
     moderationAction: null,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { frameLabelsSchema } from "@/lib/assets/field-schemas";
 
 /**
  * The moderation report (the `report` field of an asset): the single source of its shape. The
@@ -108,6 +109,9 @@ export const segmentSchema = z
     startSeconds: z.number().min(0),
     endSeconds: z.number().min(0).describe("Not before startSeconds"),
     categories: categoriesSchema,
+    labels: frameLabelsSchema
+      .optional()
+      .describe("`frame` segments only: what the frame shows (objects, colours, faces), added by the labelling step after the decision"),
   })
   .refine((s) => s.endSeconds >= s.startSeconds, { message: "endSeconds must not be before startSeconds", path: ["endSeconds"] })
   .meta({ id: "ReportSegment" });

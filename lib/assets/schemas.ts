@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { atLeastOneField, exactlyOneOf, onlyWith, text, uploadContentString, uuid, webUrl } from "@/lib/core/schemas";
 import { contentDispositionHeader, failsWith } from "@/lib/http/headers";
-import { checksumsSchema, documentDataSchema, imageDataSchema, previewImageSchema, safetyHoldSchema } from "@/lib/assets/field-schemas";
+import { checksumsSchema, documentDataSchema, imageDataSchema, imageLabelsSchema, previewImageSchema, safetyHoldSchema } from "@/lib/assets/field-schemas";
 import { reportSchema } from "@/lib/assets/report-schema";
 
 // The engine's door to the report's shape and to the hold it finds (lib/moderation may import this
@@ -257,6 +257,7 @@ export const assetSchema = z
     safetyHold: safetyHoldSchema.nullable(),
     rejectionNote: z.string().nullable(),
     extractedText: z.string().nullable(),
+    imageLabels: imageLabelsSchema.nullable(),
     processingOptions: processingOptions,
     visibility: z.enum(VISIBILITIES).nullable(),
     storageDeletedAt: z.number().int().nullable(),

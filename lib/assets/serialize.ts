@@ -1,6 +1,6 @@
 import type { Asset as AssetRow, Prisma } from "@/lib/db/generated/client";
 import type { AssetType } from "@/lib/assets/content-type";
-import type { Checksums, ImageData, PreviewImage, SafetyHold } from "@/lib/assets/field-schemas";
+import type { Checksums, ImageData, ImageLabels, PreviewImage, SafetyHold } from "@/lib/assets/field-schemas";
 import type { ApiAsset, MetadataItem, ProcessingOptions, Report } from "@/lib/assets/schemas";
 import type { EventAssetSnapshot } from "@/lib/events/catalogue";
 
@@ -57,6 +57,7 @@ export function serializeAsset(row: AssetRow): ApiAsset {
     safetyHold: storedJson<SafetyHold>(row.safetyHold),
     rejectionNote: row.rejectionNote,
     extractedText: row.extractedText,
+    imageLabels: storedJson<ImageLabels>(row.imageLabels),
     processingOptions: storedJson<NonNullable<ProcessingOptions>>(row.processingOptions),
     visibility: row.visibility,
     storageDeletedAt: ms(row.storageDeletedAt),

@@ -35,3 +35,17 @@ export function uploadPartKey(projectId: string, assetId: string, partNumber: nu
 export function uploadPrefix(projectId: string, assetId: string): string {
   return `projects/${projectId}/uploads/${assetId}/`;
 }
+
+/**
+ * Downscaled copies of an image or of a video's frames, written by the analysis for the labelling
+ * step that runs after the decision (when the original may be gone already). Outside the derived
+ * prefix, so the decision's content removal leaves them; the labelling step deletes them, and so
+ * do DELETE of the asset or its content.
+ */
+export function labelSourcePrefix(projectId: string, assetId: string): string {
+  return `projects/${projectId}/label-sources/${assetId}/`;
+}
+
+export function labelSourceKey(projectId: string, assetId: string, generation: number, index: number): string {
+  return `${labelSourcePrefix(projectId, assetId)}${generation}-${index}.jpg`;
+}

@@ -85,6 +85,9 @@ const envSchema = z.object({
   SIEVE_PROCESSING_RECONCILE_SECONDS: int(5).default(120),
   SIEVE_CLASSIFIER_PROVIDERS: z.string().default("local"),
   SIEVE_IMAGE_MODEL_WORKERS: int(1).max(16).optional(),
+  // Object, colour and face labels for images and video frames (lib/assets/labels), after the decision.
+  SIEVE_IMAGE_LABELS: bool.default(true),
+  SIEVE_IMAGE_LABELS_YIELD_MS: int(0).default(60_000),
   SIEVE_CLASSIFIER_TIMEOUT_MS: int(100).default(20_000),
   SIEVE_OPENAI_MODERATION_URL: z.string().url().optional(),
   SIEVE_OPENAI_MODERATION_KEY: z.string().optional(),
@@ -212,6 +215,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       jobSendTimeoutMs: e.SIEVE_JOB_SEND_TIMEOUT_MS,
       /** Pending assets older than this are handed to the pipeline again (deduplicated by event id). */
       reconcileAfterSeconds: e.SIEVE_PROCESSING_RECONCILE_SECONDS,
+      /** Whether images and video frames get object, colour and face labels after their decision. */
+      imageLabels: e.SIEVE_IMAGE_LABELS,
+      /** How long a labelling run waits at most for moderation in the same process to go quiet. */
+      imageLabelsYieldMs: e.SIEVE_IMAGE_LABELS_YIELD_MS,
     },
     classifiers: {
       /** Comma-separated: `local` (rules + nsfwjs + OCR), `openai` (an OpenAI-moderation-compatible API), `llm` (a safety model behind a chat-completions API). */

@@ -47,7 +47,7 @@ describe("search assets", () => {
     expect(hit.asset.name).toBe("sunset-over-harbour.txt");
     expect(hit.asset.projectId).toBe(p.projectId);
     expect(hit.rank).toBeGreaterThan(0);
-    expect(hit.rank).toBeLessThan(1);
+    expect(hit.rank).toBeLessThanOrEqual(1);
     expect(await searchIds(p, "sunset-over-harbour.txt")).toEqual([ids.sunset]);
     expect(await searchIds(p, "Harbours")).toEqual([ids.sunset]);
     expect(await searchIds(p, "harb")).toEqual([]);
@@ -60,6 +60,15 @@ describe("search assets", () => {
     expect(await searchIds(p, "IMG_2041.txt")).toEqual([ids.dog]);
     expect(await searchIds(p, "dog -beach")).toEqual([]);
     expect(new Set(await searchIds(p, "dawn or harbour"))).toEqual(new Set([ids.dog, ids.sunset]));
+  });
+
+  it("ranks assets matching some of a description (natural mode); keywords mode needs every word", async () => {
+    const natural = await searchIds(p, "dog in the harbour");
+    expect(new Set(natural)).toEqual(new Set([ids.dog, ids.sunset]));
+    expect(await searchIds(p, "dog harbour", { mode: "keywords" })).toEqual([]);
+    expect(await searchIds(p, "dog dawn", { mode: "keywords" })).toEqual([ids.dog]);
+    expect(new Set(await searchIds(p, "dawn or harbour", { mode: "keywords" }))).toEqual(new Set([ids.dog, ids.sunset]));
+    expectError(await search(p, { q: "dog", mode: "fuzzy" }), 400, "request/validation-failed");
   });
 
   it("matches tags set with PATCH", async () => {

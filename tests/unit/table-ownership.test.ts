@@ -11,6 +11,8 @@ import {
   UPSERT_CHILD_ASSET,
 } from "@/lib/assets/processing/outcome";
 import { REQUEUE_STALE_PENDING } from "@/lib/assets/processing/reconcile";
+import { DELETE_LABEL_TERMS, INSERT_LABEL_TERMS, LOCK_LABELLED_ASSET, UPDATE_IMAGE_LABELS } from "@/lib/assets/labels/store";
+import { NATURAL_SEARCH } from "@/lib/assets/search/natural";
 import { SELECT_CDN_ASSET } from "@/lib/cdn/asset-state";
 import { SELECT_CDN_LENS } from "@/lib/cdn/lens-lookup";
 import { INSERT_FIRST_SIGNING_KEY, SELECT_SIGNING_KEYS } from "@/lib/cdn/signing";
@@ -80,6 +82,8 @@ const STATEMENTS: Record<string, string> = {
   INSERT_TEST_DELIVERY,
   FAIL_DELIVERY,
   BUFFER_BATCH_EVENT,
+  UPDATE_IMAGE_LABELS,
+  INSERT_LABEL_TERMS,
 };
 
 /** Hand-written reads: no column list to compare, but they must prepare like the writes. */
@@ -106,7 +110,10 @@ const READS: Record<string, string> = {
   SELECT_FULL_BATCH_KEYS,
   SELECT_DUE_BATCH_KEYS,
   SELECT_NEXT_BATCH_DUE,
+  LOCK_LABELLED_ASSET,
+  NATURAL_SEARCH,
   // DELETEs: no column list to compare.
+  DELETE_LABEL_TERMS,
   TAKE_BATCH,
   TAKE_OUTBOX_BATCH,
 };
@@ -183,6 +190,7 @@ function sourceFiles(dir: string): string[] {
 
 const OWNERS: { table: string; model: string; owner: RegExp }[] = [
   { table: "assets", model: "asset", owner: /^lib\/assets\// },
+  { table: "asset_labels", model: "assetLabel", owner: /^lib\/assets\// },
   { table: "events", model: "event", owner: /^lib\/events\// },
   { table: "pipeline_outbox", model: "pipelineOutbox", owner: /^lib\/jobs\/outbox\.ts$/ },
   { table: "connector_deliveries", model: "connectorDelivery", owner: /^lib\/connectors\// },

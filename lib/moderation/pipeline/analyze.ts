@@ -3,9 +3,13 @@ import type { z } from "zod";
 import { keepsContent, type LockedAsset, type PreviewImage } from "@/lib/assets/processing/outcome";
 import type { ProcessAssetData } from "@/lib/assets/processing/request";
 import { frameThumbnailKey, previewContentKey } from "@/lib/assets/storage-keys";
+import { storeLabelSources } from "@/lib/assets/labels/sources";
+import { config } from "@/lib/core/config";
 import { errorMessage } from "@/lib/core/errors";
+import { asForeground } from "@/lib/core/foreground";
 import { db } from "@/lib/db/client";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
+import { labelSourceJpeg } from "@/lib/media/label-source";
 import { imagePreview, PREVIEW_MIME_TYPE, rawPreview, type RenderedPreview } from "@/lib/media/preview";
 import { websiteCardPreview } from "@/lib/media/preview-card";
 import { pdfFirstPagePreview, videoPosterPreview } from "@/lib/media/preview-tools";
@@ -48,6 +52,13 @@ export interface Analysis {
   unanalysed: Unanalysed[];
   /** Absent in analyses serialized before previews existed. */
   preview?: PreviewImage | null;
+  /** Downscaled copies stored for the labelling step after the decision (images, video frames). */
+  labelSources?: LabelSources | null;
+}
+
+export interface LabelSources {
+  count: number;
+  frames: boolean;
 }
 
 type Json = z.core.util.JSONType;
@@ -64,6 +75,7 @@ interface Collected {
   /** Whole parts no analyser could read (unavailable classifier parts are added from `parts`). */
   unanalysed: Unanalysed[];
   preview?: PreviewOutcome | null;
+  labelSources?: LabelSources | null;
 }
 
 const empty = (): Collected => ({ parts: [], extractedText: null, labels: [], hold: null, children: [], notes: {}, unanalysed: [] });
@@ -93,6 +105,21 @@ async function keepFrameThumbnails(row: Row, frames: readonly Buffer[]): Promise
   await Promise.all(
     frames.map((jpeg, index) => storage().put(frameThumbnailKey(row.projectId, row.id, index), jpeg, { contentType: "image/jpeg" }).catch(() => undefined)),
   );
+}
+
+/**
+ * Stores the copies the labelling step reads; never rejects: labels are a search aid, so a copy
+ * that cannot be made is a note, not a moderation failure.
+ */
+async function keepLabelSources(row: Row, images: () => Promise<Buffer[]>, frames: boolean, notes: Record<string, unknown>): Promise<LabelSources | null> {
+  if (!config().pipeline.imageLabels) return null;
+  try {
+    const count = await storeLabelSources({ projectId: row.projectId, assetId: row.id, generation: row.processingGeneration }, await images());
+    return count > 0 ? { count, frames } : null;
+  } catch (error) {
+    notes.labels = { error: errorMessage(error) };
+    return null;
+  }
 }
 
 /** Runs a preview beside the analysis and waits for both; the analysis's failure wins. */
@@ -133,8 +160,9 @@ async function analyzeImage(row: Row, bytes: Buffer, thresholds: CategoryThresho
   }
   // From the image as judged (decoded or downscaled already when that was needed), beside the judging.
   const render = () => (input.pixels ? rawPreview(input.pixels) : imagePreview(input.data));
+  const copy = keepLabelSources(row, async () => [await labelSourceJpeg(input.pixels ?? input.data)], false, out.notes);
   const [judged, preview] = await withPreview(judgeImage(row, bytes, input, thresholds, out), previewer?.("image", render));
-  return { ...judged, preview };
+  return { ...judged, preview, labelSources: await copy };
 }
 
 async function judgeImage(row: Row, bytes: Buffer, input: ImageInput & { ok: true }, thresholds: CategoryThresholds, out: Collected): Promise<Collected> {
@@ -198,7 +226,8 @@ async function analyzeByType(row: Row, thresholds: CategoryThresholds, previewer
         const preview = await poster?.("video-frame", () => videoPosterPreview(file, { probe: m.probe }));
         // Retained like the preview: the frames reviewers see beside the report's timeline.
         if (previewer) await keepFrameThumbnails(row, m.frames);
-        return { ...empty(), parts: m.parts, labels: m.labels, hold: m.hold, extractedText: m.transcript, notes: m.notes, media: m.media, preview };
+        const labelSources = m.frames.length > 0 ? await keepLabelSources(row, async () => m.frames, true, m.notes) : null;
+        return { ...empty(), parts: m.parts, labels: m.labels, hold: m.hold, extractedText: m.transcript, notes: m.notes, media: m.media, preview, labelSources };
       });
     case "multimedia_document":
       if (!canAnalyzeDocument(row.fileFormat)) return unreadable(`no text or image extraction for ${row.fileFormat} documents`);
@@ -242,7 +271,12 @@ function unreadable(reason: string): Collected {
  * Null when there is nothing to analyze: the asset was deleted, or it is no longer pending in this
  * processing generation (decided by an earlier attempt whose last part was interrupted, or retried).
  */
-export async function analyzeAsset(data: ProcessAssetData): Promise<Analysis | null> {
+export function analyzeAsset(data: ProcessAssetData): Promise<Analysis | null> {
+  // Foreground work: the labelling step waits for it to go quiet (lib/core/foreground.ts).
+  return asForeground(() => analyze(data));
+}
+
+async function analyze(data: ProcessAssetData): Promise<Analysis | null> {
   const row = await db().asset.findUnique({ where: { id: data.assetId }, include: { project: true } });
   if (!row || row.status !== "pending" || row.processingGeneration !== data.generation) return null;
   const thresholds = resolveThresholds(thresholdOverridesSchema.safeParse(row.project.moderationThresholds).data);
@@ -274,5 +308,6 @@ export async function analyzeAsset(data: ProcessAssetData): Promise<Analysis | n
     hold: collected.hold,
     children: collected.children,
     preview: collected.preview && "image" in collected.preview ? collected.preview.image : null,
+    labelSources: collected.labelSources ?? null,
   };
 }

@@ -23,10 +23,10 @@ import type { Analysis } from "./analyze";
  */
 export function finishProcessing(data: ProcessAssetData, analysis: Analysis | null): Promise<AppliedDecision> {
   if (!analysis) return finishDecidedAsset(data);
-  return applyProcessingOutcome(data, (asset) => outcomeFor(asset, analysis));
+  return applyProcessingOutcome(data, (asset) => outcomeFor(asset, analysis, data.generation));
 }
 
-function outcomeFor(asset: LockedAsset, analysis: Analysis): ProcessingOutcome {
+function outcomeFor(asset: LockedAsset, analysis: Analysis, generation: number): ProcessingOutcome {
   const options = asset.processingOptions;
   const policy: DecideOptions = {
     thresholds: thresholdOverridesSchema.safeParse(asset.moderationThresholds).data,
@@ -48,6 +48,17 @@ function outcomeFor(asset: LockedAsset, analysis: Analysis): ProcessingOutcome {
     removeContent,
     // The preview is part of the retained content: none when content is not kept or goes now.
     previewImage: keep && !removeContent ? (analysis.preview ?? null) : null,
+    ...labelling(asset, analysis, decision, generation),
+  };
+}
+
+/** Labels for what was judged and stays: not for failed analyses, nor for content the policy purges. */
+function labelling(asset: LockedAsset, analysis: Analysis, decision: FinalDecision, generation: number) {
+  const sources = analysis.labelSources ?? null;
+  const wanted = sources !== null && decision.status !== "error" && !decision.removeContent;
+  return {
+    labelRequest: wanted ? { projectId: asset.projectId, assetId: asset.id, generation, sources: sources.count, frames: sources.frames } : null,
+    dropLabelSources: sources !== null && !wanted,
   };
 }
 

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { asForeground, waitForQuiet } from "./foreground";
+
+describe("foreground work", () => {
+  it("holds background work back while foreground work runs, and for the quiet time after it", async () => {
+    let release!: () => void;
+    const running = asForeground(() => new Promise<void>((resolve) => (release = resolve)));
+    let waited = false;
+    const waiting = waitForQuiet({ quietMs: 150, maxWaitMs: 10_000, pollMs: 10 }).then(() => (waited = true));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(waited).toBe(false);
+    const releasedAt = Date.now();
+    release();
+    await running;
+    await waiting;
+    expect(Date.now() - releasedAt).toBeGreaterThanOrEqual(140);
+  });
+
+  it("stops waiting at maxWaitMs however busy the foreground is", async () => {
+    let release!: () => void;
+    const running = asForeground(() => new Promise<void>((resolve) => (release = resolve)));
+    const start = Date.now();
+    await waitForQuiet({ quietMs: 50, maxWaitMs: 200, pollMs: 10 });
+    expect(Date.now() - start).toBeGreaterThanOrEqual(190);
+    expect(Date.now() - start).toBeLessThan(2000);
+    release();
+    await running;
+  });
+});
