@@ -6,6 +6,7 @@
 import cluster from "node:cluster";
 import crypto from "node:crypto";
 import http from "node:http";
+import { isMainThread } from "node:worker_threads";
 import { Pool } from "undici";
 
 const port = Number(process.env.SIEVE_BENCH_PROBE_PORT);
@@ -83,8 +84,10 @@ export async function plainSignedPostsUndici(url, body, count, inFlight) {
   return perSecond;
 }
 
-// Only in the server's main process: its CDN serving processes (cluster workers) inherit this preload.
-if (cluster.isPrimary && Number.isInteger(port) && port > 0) {
+// Only in the server's main thread of its main process: its CDN serving processes (cluster workers)
+// inherit this preload, and so do worker threads started with the process's execArgv (OCR), which
+// crashed on the port already taken.
+if (cluster.isPrimary && isMainThread && Number.isInteger(port) && port > 0) {
   const control = http.createServer((req, res) => {
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));

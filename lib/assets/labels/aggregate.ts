@@ -47,11 +47,6 @@ export function searchTerms(labels: FrameLabels): LabelTerm[] {
   ];
 }
 
-/** The words added to the asset's `labels` (searchable as text, like tags). */
-export function labelWords(labels: FrameLabels): string[] {
-  return [...labels.objects.map((o) => o.label), ...labels.colours.map((c) => c.name), ...(labels.faces > 0 ? ["face"] : [])];
-}
-
 function round(n: number): number {
   return Math.round(n * 1000) / 1000;
 }

@@ -1,8 +1,8 @@
 import type { FrameLabels, ImageLabels } from "@/lib/assets/field-schemas";
 import { config } from "@/lib/core/config";
 import { waitForQuiet } from "@/lib/core/foreground";
-import { labelImage } from "@/lib/media/vision";
-import { aggregateFrames } from "./aggregate";
+import { labelImage, OBJECT_MIN_SCORE } from "@/lib/media/vision";
+import { aggregateFrames, searchTerms } from "./aggregate";
 import type { LabelAssetData } from "./request";
 import { deleteLabelSources, readLabelSource } from "./sources";
 import { saveImageLabels } from "./store";
@@ -13,6 +13,13 @@ import { saveImageLabels } from "./store";
  * asset's labels and search terms and deletes the copies. It first lets moderation in this process
  * finish what it is doing (the detector takes a core for ~0.2 s per image): decisions come first.
  */
+/**
+ * Search also reads detections below the labels' threshold (OBJECT_MIN_SCORE): scored by their
+ * confidence, they rank below sure ones, and a query for a cake finds the picture the detector was
+ * unsure about rather than nothing. The Asset's `imageLabels` shows only the sure ones.
+ */
+export const SEARCH_MIN_OBJECT_SCORE = 0.15;
+
 export type LabelOutcome = { labelled: true; objects: number } | { labelled: false; reason: string };
 
 /** What settles a request: the asset is gone or reprocessed, or its copies are gone (labelled before). */
@@ -23,12 +30,14 @@ export async function labelAsset(data: LabelAssetData): Promise<LabelOutcome> {
   for (let index = 0; index < data.sources; index++) {
     const source = await readLabelSource(data, index);
     if (!source) return { labelled: false, reason: `copy ${index} is gone (labelled already, or the content was deleted)` };
-    const seen = await labelImage(source);
+    const seen = await labelImage(source, { minObjectScore: SEARCH_MIN_OBJECT_SCORE });
     model = seen.model;
     frames.push({ objects: seen.objects, colours: seen.colours, faces: seen.faces });
   }
-  const labels: ImageLabels = { ...aggregateFrames(frames), model, labeledAt: Date.now() };
-  const saved = await saveImageLabels(data, labels, data.frames ? frames : null);
+  const all = aggregateFrames(frames);
+  const sure = (frame: FrameLabels): FrameLabels => ({ ...frame, objects: frame.objects.filter((o) => o.confidence >= OBJECT_MIN_SCORE) });
+  const labels: ImageLabels = { ...sure(all), model, labeledAt: Date.now() };
+  const saved = await saveImageLabels(data, { labels, frames: data.frames ? frames.map(sure) : null, terms: searchTerms(all) });
   await deleteLabelSources(data);
   return saved ? { labelled: true, objects: labels.objects.length } : { labelled: false, reason: "the asset is gone or was reprocessed" };
 }

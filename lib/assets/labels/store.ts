@@ -2,19 +2,23 @@ import type { FrameLabels, ImageLabels } from "@/lib/assets/field-schemas";
 import type { Report } from "@/lib/assets/report-schema";
 import { sqlPool } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
-import { labelWords, searchTerms } from "./aggregate";
+import type { LabelTerm } from "./aggregate";
 
 export const LOCK_LABELLED_ASSET = `SELECT report, processing_generation AS generation FROM assets WHERE id = $1 FOR UPDATE`;
 
-/** The label words join the model's words already there (nsfwjs classes, set by the decision). */
-export const UPDATE_IMAGE_LABELS = `UPDATE assets SET image_labels = $2::jsonb, report = coalesce($3::jsonb, report),
-        labels = ARRAY(SELECT DISTINCT w FROM unnest(labels || $4::text[]) AS w ORDER BY w), updated_at = now()
+/**
+ * The labels stay out of the text document (`labels`, search_vector): natural-language search reads
+ * them from asset_labels, and a common label's word would otherwise match most of a project's text.
+ */
+export const UPDATE_IMAGE_LABELS = `UPDATE assets SET image_labels = $2::jsonb, report = coalesce($3::jsonb, report), updated_at = now()
   WHERE id = $1`;
 
 export const DELETE_LABEL_TERMS = `DELETE FROM asset_labels WHERE asset_id = $1`;
 
-export const INSERT_LABEL_TERMS = `INSERT INTO asset_labels (asset_id, project_id, term, score, count)
-  SELECT $1::uuid, $2::uuid, t.term, t.score, t.count FROM unnest($3::text[], $4::real[], $5::int[]) AS t(term, score, count)`;
+export const INSERT_LABEL_TERMS = `INSERT INTO asset_labels (asset_id, project_id, term, score, count, created_at)
+  SELECT a.id, a.project_id, t.term, t.score, t.count, a.created_at
+    FROM assets a, unnest($2::text[], $3::real[], $4::int[]) AS t(term, score, count)
+   WHERE a.id = $1::uuid`;
 
 /**
  * Saves an asset's labels (and, for a video, each frame segment's) with its search terms, in one
@@ -22,19 +26,18 @@ export const INSERT_LABEL_TERMS = `INSERT INTO asset_labels (asset_id, project_i
  */
 export async function saveImageLabels(
   target: { assetId: string; projectId: string; generation: number },
-  labels: ImageLabels,
-  frames: readonly FrameLabels[] | null,
+  saved: { labels: ImageLabels; frames: readonly FrameLabels[] | null; terms: readonly LabelTerm[] },
 ): Promise<boolean> {
+  const { labels, frames, terms } = saved;
   return withTransaction(sqlPool(), async (client) => {
     const { rows } = await client.query<{ report: Report | null; generation: number }>(LOCK_LABELLED_ASSET, [target.assetId]);
     const row = rows[0];
     if (!row || row.generation !== target.generation) return false;
     const report = frames ? withFrameLabels(row.report, frames) : null;
-    await client.query(UPDATE_IMAGE_LABELS, [target.assetId, JSON.stringify(labels), report ? JSON.stringify(report) : null, labelWords(labels)]);
+    await client.query(UPDATE_IMAGE_LABELS, [target.assetId, JSON.stringify(labels), report ? JSON.stringify(report) : null]);
     await client.query(DELETE_LABEL_TERMS, [target.assetId]);
-    const terms = searchTerms(labels);
     if (terms.length > 0) {
-      await client.query(INSERT_LABEL_TERMS, [target.assetId, target.projectId, terms.map((t) => t.term), terms.map((t) => t.score), terms.map((t) => t.count)]);
+      await client.query(INSERT_LABEL_TERMS, [target.assetId, terms.map((t) => t.term), terms.map((t) => t.score), terms.map((t) => t.count)]);
     }
     return true;
   });
