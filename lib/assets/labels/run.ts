@@ -10,8 +10,9 @@ import { saveImageLabels } from "./store";
 /**
  * The labelling step (inngest/functions/label-asset.ts), after an image's or a video's decision:
  * reads the downscaled copies the analysis stored, labels each (objects, colours, faces), saves the
- * asset's labels and search terms and deletes the copies. It first lets moderation in this process
- * finish what it is doing (the detector takes a core for ~0.2 s per image): decisions come first.
+ * asset's labels and search terms and deletes the copies. Before each asset it lets moderation in
+ * this process finish what it is doing (the detector takes a core for ~0.15 s per image):
+ * decisions come first, for at most SIEVE_IMAGE_LABELS_YIELD_MS per batch.
  */
 /**
  * Search also reads detections below the labels' threshold (OBJECT_MIN_SCORE): scored by their
@@ -22,9 +23,36 @@ export const SEARCH_MIN_OBJECT_SCORE = 0.15;
 
 export type LabelOutcome = { labelled: true; objects: number } | { labelled: false; reason: string };
 
+export interface BatchLabelOutcome {
+  labelled: number;
+  skipped: number;
+  /** Assets whose labelling failed twice: left unlabelled, their copies deleted. */
+  failed: string[];
+}
+
+/** A batch of requests, one asset after another; one that fails is tried once more, then given up. */
+export async function labelAssets(requests: readonly LabelAssetData[]): Promise<BatchLabelOutcome> {
+  const outcome: BatchLabelOutcome = { labelled: 0, skipped: 0, failed: [] };
+  const deadline = Date.now() + config().pipeline.imageLabelsYieldMs;
+  for (const request of requests) {
+    await waitForQuiet({ quietMs: QUIET_MS, maxWaitMs: Math.max(0, deadline - Date.now()) });
+    const result = await labelAsset(request).catch(() => labelAsset(request)).catch(async (error: unknown) => {
+      console.warn(`[sieve] labelling asset ${request.assetId} failed: ${(error as Error).message}`);
+      await deleteLabelSources(request).catch(() => undefined);
+      return null;
+    });
+    if (!result) outcome.failed.push(request.assetId);
+    else if (result.labelled) outcome.labelled++;
+    else outcome.skipped++;
+  }
+  return outcome;
+}
+
+/** How long moderation must have been idle before an image is labelled. */
+const QUIET_MS = 500;
+
 /** What settles a request: the asset is gone or reprocessed, or its copies are gone (labelled before). */
 export async function labelAsset(data: LabelAssetData): Promise<LabelOutcome> {
-  await waitForQuiet({ quietMs: 500, maxWaitMs: config().pipeline.imageLabelsYieldMs });
   const frames: FrameLabels[] = [];
   let model = "";
   for (let index = 0; index < data.sources; index++) {
