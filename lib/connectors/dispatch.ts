@@ -100,7 +100,7 @@ async function dispatchBatch(client: pg.PoolClient, stamp: number | null): Promi
     deliveries: rows.map((row) => {
       const read = connectors.get(row.connector_id);
       // Without its connector (not expected: the insert holds it) the attempt reads the delivery itself.
-      const loaded: LoadedDelivery | null = read ? { ...NEW_DELIVERY, ...read, event: storedEvent(row, read.connector.projectId) } : null;
+      const loaded = read ? newDelivery(read, storedEvent(row, read.connector.projectId)) : null;
       return { deliveryId: row.id, connectorId: row.connector_id, loaded, stamp };
     }),
     waiting: events.length === BATCH,
@@ -112,8 +112,20 @@ interface DispatchedRow extends EventRow {
   connector_id: string;
 }
 
-/** A delivery as the insert leaves it. */
-const NEW_DELIVERY = { status: "pending", attempts: 0, nextAttemptAt: null, lastStatusCode: null, lastError: null, recordedAttempt: null } as const;
+/** A delivery as the insert leaves it (one object literal: every delivery of a pass has the same shape). */
+function newDelivery(read: Pick<LoadedDelivery, "connector" | "connectorHealth">, event: LoadedDelivery["event"]): LoadedDelivery {
+  return {
+    status: "pending",
+    attempts: 0,
+    nextAttemptAt: null,
+    lastStatusCode: null,
+    lastError: null,
+    connector: read.connector,
+    connectorHealth: read.connectorHealth,
+    event,
+    recordedAttempt: null,
+  };
+}
 
 /** The connectors of these deliveries, each read once (in the transaction that inserted them). */
 async function dispatchConnectors(client: pg.PoolClient, rows: readonly DispatchedRow[]) {

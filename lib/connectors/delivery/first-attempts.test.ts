@@ -9,11 +9,14 @@ import type { DispatchedDelivery } from "./first-attempts";
  * attempts all hang goes to the job runner by its deadline on its own, and a hand-off never holds a
  * slot while the outbox relay sends.
  */
-const attemptDelivery = vi.fn<(deliveryId: string, attempt: number, options?: { onSent?: () => void }) => Promise<AttemptOutcome>>();
+const attemptDelivery = vi.fn<(deliveryId: string, attempt: number, options?: { listener?: { sent(): void } }) => Promise<AttemptOutcome>>();
 const handOffDeliveries = vi.fn<(runner: unknown, deliveries: readonly ConnectorDeliveryData[]) => Promise<void>>();
 const kickOutbox = vi.fn<() => Promise<void>>();
 
-vi.mock("./attempt", () => ({ attemptDelivery: (...args: Parameters<typeof attemptDelivery>) => attemptDelivery(...args) }));
+vi.mock("./attempt", () => ({
+  attemptDelivery: (...args: Parameters<typeof attemptDelivery>) => attemptDelivery(...args),
+  startWebhookFirstAttempt: () => false,
+}));
 vi.mock("./batched", () => ({ loadFirstAttempt: async () => null }));
 vi.mock("../delivery-jobs", () => ({ handOffDeliveries: (...args: Parameters<typeof handOffDeliveries>) => handOffDeliveries(...args) }));
 vi.mock("@/lib/jobs/outbox", () => ({ kickOutbox: () => kickOutbox() }));
