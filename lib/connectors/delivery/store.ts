@@ -109,7 +109,9 @@ export async function recordAttempt(db: Queryable, r: AttemptRecord): Promise<Sa
  * deliveryAfterAttempt) holding only the delivery rows. No row (and nothing changed) for an attempt
  * already recorded; a delivery deleted meanwhile fails the statement on the attempt's foreign key
  * (recordSuccess then records one by one). `failing` reports a failure run another attempt started
- * meanwhile (read, not locked), which TOUCH_CONNECTOR_SUCCESS then resets.
+ * meanwhile (read, not locked), which TOUCH_CONNECTOR_SUCCESS then resets. $2 repeats the delivery
+ * ids: the plan, made once for a named statement while the table may still be small, then reads
+ * deliveries by their key rather than scanning the table.
  */
 export const RECORD_SUCCESSES = `WITH input AS (
   SELECT * FROM json_to_recordset($1::json)
@@ -123,7 +125,7 @@ attempt AS (
 delivery AS (
   UPDATE connector_deliveries d
      SET ${deliveryAfterAttempt({ status: "'succeeded'::delivery_status", attempt: "attempt.attempt", statusCode: "attempt.status_code", error: "NULL::text", retryDelayMs: "0" })}
-    FROM attempt WHERE d.id = attempt.delivery_id
+    FROM attempt WHERE d.id = attempt.delivery_id AND d.id = ANY ($2::uuid[])
   RETURNING d.id, d.connector_id)
 SELECT delivery.id, delivery.connector_id, coalesce(c.consecutive_failures > 0 OR c.failing_since IS NOT NULL, false) AS failing
   FROM delivery LEFT JOIN connectors c ON c.id = delivery.connector_id`;
@@ -179,6 +181,7 @@ export async function recordSuccesses(db: Queryable, inputs: readonly SuccessInp
           response_excerpt: r.responseExcerpt,
         })),
       ),
+      inputs.map((r) => r.deliveryId),
     ],
   });
   const recorded = new Set<string>();
