@@ -14,8 +14,9 @@ import { recordSuccess, recordSuccesses, type SavedAttempt, type SuccessInput, t
  *
  * Records of successes: one batch at a time, and a batch waits to gather: it starts once
  * GATHER_MIN successes wait, or GATHER_MS after the first of them. A success has freed its lane's
- * slot already, so nothing waits for its record but the deliveries log, and a statement per handful
- * of rows costs the database several times its rows (a commit, a plan, a round trip). A crash
+ * slot already, so nothing waits for its record but the deliveries log, while each statement costs
+ * the database a commit and a round trip besides its rows (measured on 2 cores: ~60 µs of
+ * PostgreSQL CPU per row in batches of 10, ~35–40 µs in batches of 64–100). A crash
  * before the record loses nothing: the delivery is still pending, and the sweep sends it again (the
  * receiver deduplicates on webhook-id).
  */
@@ -117,27 +118,34 @@ function onGathered(queue: SuccessQueue): void {
   if (!queue.running) scheduleRecords(queue);
 }
 
+/**
+ * Records a batch (recordSuccesses). When it fails as a whole (a deadlock with a multi-row update
+ * elsewhere, a delivery deleted meanwhile) each success is recorded on its own, and hears its own
+ * outcome.
+ */
 async function recordWaiting(queue: SuccessQueue): Promise<void> {
   queue.running = true;
   const batch = queue.waiting.splice(0, MAX_BATCH);
   queue.since = performance.now();
+  const db: Queryable = sqlPool();
   try {
-    const saved = await recordBatch(sqlPool(), batch);
-    for (let i = 0; i < batch.length; i++) (batch[i] as QueuedSuccess).recorded(saved[i] ?? null);
-  } catch (error) {
-    for (const success of batch) success.recordFailed(error);
+    const saved = await recordSuccesses(db, batch).catch(() => null);
+    if (saved) {
+      for (let i = 0; i < batch.length; i++) (batch[i] as QueuedSuccess).recorded(saved[i] ?? null);
+    } else {
+      await Promise.all(
+        batch.map((success) =>
+          recordSuccess(db, success, success.lastSuccessAt).then(
+            (one) => success.recorded(one),
+            (error: unknown) => success.recordFailed(error),
+          ),
+        ),
+      );
+    }
   } finally {
     queue.running = false;
     scheduleRecords(queue);
   }
-}
-
-/**
- * recordSuccesses for a batch; when it fails as a whole (a deadlock with a multi-row update
- * elsewhere, a delivery deleted meanwhile) each success is recorded on its own.
- */
-function recordBatch(db: Queryable, inputs: readonly SuccessInput[]): Promise<SavedAttempt[]> {
-  return recordSuccesses(db, inputs).catch(() => Promise.all(inputs.map((i) => recordSuccess(db, i, i.lastSuccessAt))));
 }
 
 /** recordSuccess (store.ts), batched with the successes that end about the same time. */
