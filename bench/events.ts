@@ -6,7 +6,9 @@ import { sqlPool } from "@/lib/db/client";
 import { recordEvents, type NewEvent } from "@/lib/events/record";
 import { percentile, timedCall, verdict } from "@/bench/http-timing";
 import { plainSignedPosts } from "@/bench/server-probe.mjs";
-import { readFile, readdir } from "node:fs/promises";
+import { mkdir, readFile, readdir } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import type { CrashableServer, RunningServer } from "@/tests/support/test-server";
 
 /**
@@ -16,16 +18,22 @@ import type { CrashableServer, RunningServer } from "@/tests/support/test-server
  *    health check on the same connection. Target: p50 <= 20 ms.
  * 2. Delivery rate: N events committed at once, delivered to a local receiver by the real path
  *    (dispatcher → first attempt in process → signed POST; retries would go through the Inngest
- *    function), events/s from the commit to the
- *    last receipt; beside plain Standard-Webhooks-signed POSTs of the same bodies to the same
- *    receiver, with as many in flight as first attempts may run at once, sent from the server
- *    process itself (bench/server-probe.mjs; the issue's "from the same process", node:http's client)
- *    and, for information, the same through undici (the client deliveries use) and from this process
- *    (which also runs the receiver). Target: >= 0.5x the first.
+ *    function), events/s from the commit to the last receipt; beside two baselines of plain
+ *    Standard-Webhooks-signed POSTs of the same bodies to the same receiver, with as many in flight
+ *    as first attempts may run at once, sent from the server process itself (bench/server-probe.mjs;
+ *    the issue's "from the same process"): A through node:http's client, B through undici's pool (the
+ *    client deliveries use, and the fastest plain client: the stricter baseline). Target: >= 0.5x
+ *    each. The rate is a sustained one: a warm-up burst (deliveries, and as many POSTs of each
+ *    baseline) runs first, so the JIT has compiled both paths; then ROUNDS rounds of (deliveries,
+ *    baseline A, baseline B), each ratio taken within its round, and the median reported. Plain POSTs
+ *    from this process (which also runs the receiver) are shown for information. The machine is
+ *    shared: the CPU other processes used during each round is shown, as a warning sign.
  * 3. Lag: one event at a time on an idle server, from its commit to its receipt. Target: p50 <= 250 ms.
  * The server needs SIEVE_ALLOW_PRIVATE_NETWORKS=true (bench/run.ts sets it) to deliver to 127.0.0.1.
- * Env: BENCH_EVENTS_TOTAL (100000), BENCH_FEED_PAGES (300), BENCH_DELIVERY_N (1000), BENCH_LAG_N (100),
- * BENCH_EVENTS_PARTS (feed,delivery).
+ * Env: BENCH_EVENTS_TOTAL (100000), BENCH_FEED_PAGES (300), BENCH_DELIVERY_N (2000), BENCH_LAG_N (100),
+ * BENCH_DELIVERY_WARMUP (2000), BENCH_DELIVERY_ROUNDS (3), BENCH_EVENTS_PARTS (feed,delivery),
+ * BENCH_PROFILE_DIR (a profile of the server process per measured delivery burst and undici baseline;
+ * BENCH_PROFILE_TOOL=perf for system-wide `perf record` instead: bench/server-probe.mjs).
  */
 const FEED_TARGET_MS = 20;
 const RATE_TARGET = 0.5;
@@ -136,11 +144,27 @@ async function plainSignedPostsInServer(
   }
 }
 
+/** Starts (to `file`, less its extension) or stops a CPU profile of the server process (bench/server-probe.mjs); stop returns the file. */
+async function probeProfile(probeUrl: string, command: "start" | "stop", file?: string): Promise<string> {
+  const res = await fetch(`${probeUrl}/profile`, { method: "POST", body: JSON.stringify({ command, file }) });
+  if (!res.ok) throw new Error(`profile ${command}: HTTP ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { file?: string }).file ?? "";
+}
+
+/** CPU time (ms) used so far: by the server process, all PostgreSQL processes, this process and the whole machine. */
+interface CpuSample {
+  server: number;
+  postgres: number;
+  self: number;
+  machine: number;
+  at: number;
+}
+
 /**
- * CPU time (ms) used so far by the server process and by all PostgreSQL processes, from /proc
- * (null elsewhere): per delivery it is a figure that other work on the machine barely moves.
+ * CPU times from /proc (null elsewhere): per delivery they are figures that other work on the
+ * machine barely moves, and what the machine did besides says how far the rates can be trusted.
  */
-async function cpuMs(serverPid: number): Promise<{ server: number; postgres: number } | null> {
+async function cpuMs(serverPid: number): Promise<CpuSample | null> {
   const ticks = async (pid: string) => {
     const stat = await readFile(`/proc/${pid}/stat`, "utf8");
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
@@ -148,21 +172,35 @@ async function cpuMs(serverPid: number): Promise<{ server: number; postgres: num
   };
   try {
     const server = (await ticks(String(serverPid))).ticks;
+    const self = (await ticks(String(process.pid))).ticks;
     let postgres = 0;
     for (const pid of (await readdir("/proc")).filter((name) => /^\d+$/.test(name))) {
-      const process = await ticks(pid).catch(() => null);
-      if (process?.name === "postgres") postgres += process.ticks;
+      const proc = await ticks(pid).catch(() => null);
+      if (proc?.name === "postgres") postgres += proc.ticks;
     }
-    return { server: server * 10, postgres: postgres * 10 }; // USER_HZ is 100 on Linux
+    // The first line of /proc/stat: user nice system idle ... (interrupts, which carry loopback
+    // traffic, are not a process's time: left out on both sides).
+    const all = (await readFile("/proc/stat", "utf8")).split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
+    const machine = (all[0] ?? 0) + (all[1] ?? 0) + (all[2] ?? 0);
+    const ms = (x: number) => x * 10; // USER_HZ is 100 on Linux
+    return { server: ms(server), postgres: ms(postgres), self: ms(self), machine: ms(machine), at: performance.now() };
   } catch {
     return null;
   }
 }
 
-function cpuPer(before: { server: number; postgres: number } | null, after: { server: number; postgres: number } | null, n: number): string {
+function cpuPer(before: CpuSample | null, after: CpuSample | null, n: number): string {
   if (!before || !after) return "";
   const ms = (x: number) => (x / n).toFixed(3);
-  return `   CPU per request: server ${ms(after.server - before.server)} ms, PostgreSQL ${ms(after.postgres - before.postgres)} ms`;
+  return `CPU/request: server ${ms(after.server - before.server)} ms, PostgreSQL ${ms(after.postgres - before.postgres)} ms`;
+}
+
+/** The share of the machine's CPUs that processes other than the server, PostgreSQL and this one used. */
+function otherLoad(before: CpuSample | null, after: CpuSample | null): number | null {
+  if (!before || !after) return null;
+  const mine = after.server - before.server + (after.postgres - before.postgres) + (after.self - before.self);
+  const other = Math.max(0, after.machine - before.machine - mine);
+  return other / ((after.at - before.at) * os.availableParallelism());
 }
 
 async function commitEvents(projectId: string, from: number, count: number): Promise<{ ids: string[]; committedAt: number }> {
@@ -190,8 +228,10 @@ async function deliveryState(eventId: string): Promise<string> {
 }
 
 async function benchDelivery(server: RunningServer & CrashableServer, apiKey: string, projectId: string, probeUrl: string) {
-  const n = Number(process.env.BENCH_DELIVERY_N ?? 1000);
+  const n = Number(process.env.BENCH_DELIVERY_N ?? 2000);
   const lagN = Number(process.env.BENCH_LAG_N ?? 100);
+  const warmN = Number(process.env.BENCH_DELIVERY_WARMUP ?? 2000);
+  const roundsN = Math.max(1, Number(process.env.BENCH_DELIVERY_ROUNDS ?? 3));
   const receiver = await startReceiver();
   try {
     const created = await call(`${server.baseUrl}/v1/projects/${projectId}/connectors`, {
@@ -216,38 +256,74 @@ async function benchDelivery(server: RunningServer & CrashableServer, apiKey: st
       await sleep(20);
     }
 
-    // 2. Rate: n events committed in one transaction, then everything delivered.
+    // 2. Rate, sustained: a warm-up burst and warm-up runs of the baselines, then rounds.
     const sample = JSON.stringify({ id: crypto.randomUUID(), type: "asset.uploaded", createdAt: Date.now(), projectId, data: benchEvent(projectId, 0) });
-    const already = receiver.arrivals.size;
-    const cpuBefore = await cpuMs(server.pid());
-    const burst = await commitEvents(projectId, 10_000, n);
-    const delivered = await receiver.waitFor(already + n, 600_000);
-    const lastArrival = Math.max(...burst.ids.map((id) => receiver.arrivals.get(id) ?? 0));
-    const deliveryRate = n / ((lastArrival - burst.committedAt) / 1000);
-    const cpuAfter = await cpuMs(server.pid());
-    const plainHere = await plainSignedPosts(receiver.url, sample, n, DELIVERY_IN_FLIGHT);
-    const cpuBeforePlain = await cpuMs(server.pid());
-    const plainInServer = await plainSignedPostsInServer(probeUrl, receiver.url, sample, n, DELIVERY_IN_FLIGHT);
-    const cpuAfterPlain = await cpuMs(server.pid());
-    const undiciInServer = await plainSignedPostsInServer(probeUrl, receiver.url, sample, n, DELIVERY_IN_FLIGHT, "undici");
-    const cpuAfterUndici = await cpuMs(server.pid());
+    const profileDir = process.env.BENCH_PROFILE_DIR;
+    if (profileDir) await mkdir(profileDir, { recursive: true });
+    let nextEvent = 10_000;
+    /** n events committed in one transaction; events/s from the commit to the last receipt. */
+    const deliverBurst = async (count: number, profile = false) => {
+      const already = receiver.arrivals.size;
+      if (profile) await probeProfile(probeUrl, "start", path.resolve(profileDir as string, `delivery-${Date.now()}`));
+      const before = await cpuMs(server.pid());
+      const burst = await commitEvents(projectId, nextEvent, count);
+      nextEvent += count;
+      const delivered = await receiver.waitFor(already + count, 600_000);
+      const lastArrival = Math.max(...burst.ids.map((id) => receiver.arrivals.get(id) ?? 0));
+      const after = await cpuMs(server.pid());
+      if (profile) console.log(`  (profile of the delivery burst: ${await probeProfile(probeUrl, "stop")})`);
+      if (!delivered) console.log(`  ! only ${receiver.arrivals.size - already} of ${count} arrived within 10 min`);
+      return { rate: count / ((lastArrival - burst.committedAt) / 1000), cpu: cpuPer(before, after, count), other: otherLoad(before, after) };
+    };
+    const baseline = async (client: "node:http" | "undici", count: number, profile = false) => {
+      if (profile) await probeProfile(probeUrl, "start", path.resolve(profileDir as string, `${client.replace(":", "-")}-${Date.now()}`));
+      const before = await cpuMs(server.pid());
+      const rate = await plainSignedPostsInServer(probeUrl, receiver.url, sample, count, DELIVERY_IN_FLIGHT, client);
+      const after = await cpuMs(server.pid());
+      if (profile) console.log(`  (profile of the ${client} baseline: ${await probeProfile(probeUrl, "stop")})`);
+      return { rate, cpu: cpuPer(before, after, count), other: otherLoad(before, after) };
+    };
 
-    console.log(`\nWebhook delivery — ${n} events at once; plain signed POSTs with ${DELIVERY_IN_FLIGHT} in flight as the baselines`);
-    if (!delivered) console.log(`  ! only ${receiver.arrivals.size - already} of ${n} arrived within 10 min`);
-    console.log(`  delivered                                   ${deliveryRate.toFixed(0)} events/s${cpuPer(cpuBefore, cpuAfter, n)}`);
-    console.log(
-      `  plain signed POSTs from the server process  ${plainInServer === null ? "n/a (no probe)" : `${plainInServer.toFixed(0)} requests/s${cpuPer(cpuBeforePlain, cpuAfterPlain, n)}`}`,
-    );
-    console.log(
-      `  the same through undici, server process     ${undiciInServer === null ? "n/a (no probe)" : `${undiciInServer.toFixed(0)} requests/s${cpuPer(cpuAfterPlain, cpuAfterUndici, n)}`} (deliveries' client: informational)`,
-    );
-    console.log(`  plain signed POSTs from the bench process   ${plainHere.toFixed(0)} requests/s (the receiver's process: informational)`);
-    if (plainInServer !== null) {
-      const ratio = deliveryRate / plainInServer;
-      console.log(`  ratio ${ratio.toFixed(2)}x against the server process (target >= ${RATE_TARGET}x) ${verdict(ratio >= RATE_TARGET)}`);
+    if (warmN > 0) {
+      await deliverBurst(warmN);
+      await sleep(500); // the burst's last records
+      await baseline("node:http", warmN);
+      await baseline("undici", warmN);
+      await plainSignedPosts(receiver.url, sample, warmN, DELIVERY_IN_FLIGHT);
     }
-    if (undiciInServer !== null) console.log(`  ratio ${(deliveryRate / undiciInServer).toFixed(2)}x against undici in the server process (informational)`);
-    console.log(`  ratio ${(deliveryRate / plainHere).toFixed(2)}x against the bench process (informational)`);
+    const rounds: { delivery: Awaited<ReturnType<typeof deliverBurst>>; nodeHttp: Awaited<ReturnType<typeof baseline>>; undici: Awaited<ReturnType<typeof baseline>> }[] = [];
+    for (let round = 0; round < roundsN; round++) {
+      const delivery = await deliverBurst(n, profileDir !== undefined);
+      await sleep(500);
+      const nodeHttp = await baseline("node:http", n);
+      const undici = await baseline("undici", n, profileDir !== undefined);
+      rounds.push({ delivery, nodeHttp, undici });
+    }
+    const plainHere = await plainSignedPosts(receiver.url, sample, n, DELIVERY_IN_FLIGHT);
+
+    const warmUp = warmN > 0 ? `after a warm-up burst of ${warmN} (and ${warmN} POSTs per baseline)` : "without a warm-up";
+    console.log(`\nWebhook delivery — ${roundsN} round(s) of ${n} events committed at once, ${warmUp}`);
+    console.log(`  baselines: plain Standard-Webhooks-signed POSTs of the same body to the same receiver, ${DELIVERY_IN_FLIGHT} in flight, from the server process`);
+    const ratios = (pick: (r: (typeof rounds)[number]) => number | null) => rounds.map((r) => { const base = pick(r); return base === null ? null : r.delivery.rate / base; });
+    const vsNodeHttp = ratios((r) => r.nodeHttp.rate);
+    const vsUndici = ratios((r) => r.undici.rate);
+    const rate = (x: number | null, unit: string) => (x === null ? "n/a (no probe)" : `${x.toFixed(0)} ${unit}`.padStart(14));
+    const load = (x: number | null) => (x === null ? "" : `   other processes ${(x * 100).toFixed(0)}% of the CPUs${x > 0.1 ? " (!)" : ""}`);
+    rounds.forEach((r, i) => {
+      console.log(`  round ${i + 1}`);
+      console.log(`    delivered                        ${rate(r.delivery.rate, "events/s")}   ${r.delivery.cpu}${load(r.delivery.other)}`);
+      console.log(`    A: plain POSTs through node:http ${rate(r.nodeHttp.rate, "requests/s")}   ${r.nodeHttp.cpu}${load(r.nodeHttp.other)}`);
+      console.log(`    B: plain POSTs through undici    ${rate(r.undici.rate, "requests/s")}   ${r.undici.cpu}${load(r.undici.other)}`);
+    });
+    console.log(`  plain signed POSTs from the bench process (the receiver's process: informational) ${plainHere.toFixed(0)} requests/s`);
+    const median = (xs: (number | null)[]) => percentile(xs.filter((x): x is number => x !== null), 50);
+    console.log(`  delivered: median ${median(rounds.map((r) => r.delivery.rate)).toFixed(0)} events/s`);
+    for (const [label, xs] of [["A (node:http plain POSTs, server process)", vsNodeHttp], ["B (undici plain POSTs, server process)   ", vsUndici]] as const) {
+      if (xs.every((x) => x === null)) continue;
+      const m = median(xs);
+      const each = xs.map((x) => (x === null ? "n/a" : `${x.toFixed(2)}x`)).join(", ");
+      console.log(`  ratio delivered / ${label}: median ${m.toFixed(2)}x (rounds: ${each}) (target >= ${RATE_TARGET}x) ${verdict(m >= RATE_TARGET)}`);
+    }
     const p50 = percentile(lags, 50);
     console.log(`  lag commit → receipt, idle, ${lagN} events: p50 ${p50.toFixed(0)} ms   p99 ${percentile(lags, 99).toFixed(0)} ms (target p50 <= ${LAG_TARGET_MS} ms) ${verdict(p50 <= LAG_TARGET_MS)}`);
   } finally {

@@ -3,9 +3,12 @@
 // POSTs from inside the server process, so the delivery bench can compare deliveries with raw sends
 // made by the very same process (Next.js loaded, its async hooks on, the same event loop), as issue
 // #10 asks. Plain JavaScript: it loads before tsx. Never part of `npm start`.
+import { spawn } from "node:child_process";
 import cluster from "node:cluster";
 import crypto from "node:crypto";
+import { writeFileSync } from "node:fs";
 import http from "node:http";
+import inspector from "node:inspector";
 import { isMainThread } from "node:worker_threads";
 import { Pool } from "undici";
 
@@ -84,6 +87,46 @@ export async function plainSignedPostsUndici(url, body, count, inFlight) {
   return perSecond;
 }
 
+/**
+ * A CPU profile of this process over a window the bench chooses (BENCH_PROFILE_DIR: each delivery
+ * burst and undici baseline alone, without start-up), written to `<file>.cpuprofile` (Chrome
+ * DevTools opens it). With BENCH_PROFILE_TOOL=perf, a system-wide `perf record -a -g` over the same
+ * window instead, to `<file>.perf.data` (every process: this one, PostgreSQL and the receiver; run
+ * the server with SIEVE_SERVER_NODE_ARGS=--perf-basic-prof for JavaScript frames).
+ */
+let profiler = null;
+function post(session, method, params) {
+  return new Promise((resolve, reject) => session.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+}
+async function profile(command, file) {
+  if (command === "start") {
+    if (process.env.BENCH_PROFILE_TOOL === "perf") {
+      const perf = spawn("perf", ["record", "-a", "-g", "-F", "2999", "-o", `${file}.perf.data`], { stdio: "ignore" });
+      await new Promise((resolve) => setTimeout(resolve, 500)); // perf's start-up
+      profiler = { perf, file: `${file}.perf.data` };
+      return {};
+    }
+    const session = new inspector.Session();
+    session.connect();
+    await post(session, "Profiler.enable");
+    await post(session, "Profiler.setSamplingInterval", { interval: 200 });
+    await post(session, "Profiler.start");
+    profiler = { session, file: `${file}.cpuprofile` };
+    return {};
+  }
+  const { session, perf, file: written } = profiler;
+  profiler = null;
+  if (perf) {
+    perf.kill("SIGINT");
+    await new Promise((resolve) => perf.on("exit", resolve));
+  } else {
+    const { profile: result } = await post(session, "Profiler.stop");
+    session.disconnect();
+    writeFileSync(written, JSON.stringify(result));
+  }
+  return { file: written };
+}
+
 // Only in the server's main thread of its main process: its CDN serving processes (cluster workers)
 // inherit this preload, and so do worker threads started with the process's execArgv (OCR), which
 // crashed on the port already taken.
@@ -92,9 +135,14 @@ if (cluster.isPrimary && isMainThread && Number.isInteger(port) && port > 0) {
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));
     req.on("end", () => {
-      const { url, body, count, inFlight, client } = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-      (client === "undici" ? plainSignedPostsUndici : plainSignedPosts)(url, body, count, inFlight).then(
-        (rate) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ rate })),
+      const request = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      const { url, body, count, inFlight, client } = request;
+      const work =
+        req.url === "/profile"
+          ? profile(request.command, request.file)
+          : (client === "undici" ? plainSignedPostsUndici : plainSignedPosts)(url, body, count, inFlight).then((rate) => ({ rate }));
+      work.then(
+        (result) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(result)),
         (error) => res.writeHead(500, { "content-type": "text/plain" }).end(String(error?.message ?? error)),
       );
     });

@@ -29,6 +29,12 @@ import {
  * Connectors receive the events created after them, of the types they subscribe to (none = all).
  */
 const BATCH = 500;
+/**
+ * The first pass of a dispatch reads fewer events, and each next pass twice as many up to BATCH:
+ * the first attempts of a burst start after a small insert, and the later passes are inserted
+ * while those attempts run.
+ */
+const FIRST_BATCH = 100;
 const POLL_MS = 5000;
 /** When events of still-running transactions were seen, look again this soon. */
 const SOON_MS = 25;
@@ -82,11 +88,11 @@ export const SELECT_DISPATCH_CONNECTORS = `SELECT ${CONNECTOR_COLUMNS} FROM conn
 export const ADVANCE_DISPATCH_CURSOR = `UPDATE connector_dispatch_cursor SET txid = $1::bigint, seq = $2::bigint, updated_at = now() WHERE id = 1`;
 
 /** `stamp`: connectorStamp() taken before the transaction began (connector-changes.ts). */
-async function dispatchBatch(client: pg.PoolClient, stamp: number | null): Promise<PassResult> {
+async function dispatchBatch(client: pg.PoolClient, stamp: number | null, limit: number): Promise<PassResult> {
   const { rows: cursorRows } = await client.query<{ txid: string; seq: string; horizon: string }>(LOCK_DISPATCH_CURSOR);
   const cursor = cursorRows[0];
   if (!cursor) return { events: 0, deliveries: [], waiting: false };
-  const { rows: events } = await client.query<EventPosition>(SELECT_DISPATCHABLE_EVENTS, [cursor.horizon, cursor.txid, cursor.seq, BATCH]);
+  const { rows: events } = await client.query<EventPosition>(SELECT_DISPATCHABLE_EVENTS, [cursor.horizon, cursor.txid, cursor.seq, limit]);
   const last = events.at(-1);
   if (!last) {
     const { rows } = await client.query<{ waiting: boolean }>(SELECT_EVENTS_BEYOND_HORIZON, [cursor.horizon]);
@@ -100,10 +106,10 @@ async function dispatchBatch(client: pg.PoolClient, stamp: number | null): Promi
     deliveries: rows.map((row) => {
       const read = connectors.get(row.connector_id);
       // Without its connector (not expected: the insert holds it) the attempt reads the delivery itself.
-      const loaded: LoadedDelivery | null = read ? { ...NEW_DELIVERY, ...read, event: storedEvent(row, read.connector.projectId) } : null;
+      const loaded = read ? newDelivery(read, storedEvent(row, read.connector.projectId)) : null;
       return { deliveryId: row.id, connectorId: row.connector_id, loaded, stamp };
     }),
-    waiting: events.length === BATCH,
+    waiting: events.length === limit,
   };
 }
 
@@ -112,8 +118,20 @@ interface DispatchedRow extends EventRow {
   connector_id: string;
 }
 
-/** A delivery as the insert leaves it. */
-const NEW_DELIVERY = { status: "pending", attempts: 0, nextAttemptAt: null, lastStatusCode: null, lastError: null, recordedAttempt: null } as const;
+/** A delivery as the insert leaves it (one object literal: every delivery of a pass has the same shape). */
+function newDelivery(read: Pick<LoadedDelivery, "connector" | "connectorHealth">, event: LoadedDelivery["event"]): LoadedDelivery {
+  return {
+    status: "pending",
+    attempts: 0,
+    nextAttemptAt: null,
+    lastStatusCode: null,
+    lastError: null,
+    connector: read.connector,
+    connectorHealth: read.connectorHealth,
+    event,
+    recordedAttempt: null,
+  };
+}
 
 /** The connectors of these deliveries, each read once (in the transaction that inserted them). */
 async function dispatchConnectors(client: pg.PoolClient, rows: readonly DispatchedRow[]) {
@@ -133,12 +151,12 @@ export async function dispatchEvents(
   attempt: (deliveries: readonly DispatchedDelivery[]) => void = startFirstAttempts,
 ): Promise<{ deliveries: number; waiting: boolean }> {
   let total = 0;
-  for (;;) {
+  for (let limit = FIRST_BATCH; ; limit = Math.min(BATCH, limit * 2)) {
     const stamp = connectorStamp();
-    const pass = await withTransaction(sqlPool(), (client) => dispatchBatch(client, stamp));
+    const pass = await withTransaction(sqlPool(), (client) => dispatchBatch(client, stamp, limit));
     total += pass.deliveries.length;
     if (pass.deliveries.length > 0) attempt(pass.deliveries);
-    if (pass.events < BATCH) return { deliveries: total, waiting: pass.waiting };
+    if (pass.events < limit) return { deliveries: total, waiting: pass.waiting };
   }
 }
 

@@ -38,6 +38,16 @@ export interface WebhookAnswer {
   excerpt: Buffer;
 }
 
+/**
+ * Where a request's outcome goes (sendWebhookPost): exactly one call, `answered` or `failed` (with
+ * the error postWebhook would reject with). A delivery's attempt object is its own sink, so a
+ * request allocates no promise or closure of its own.
+ */
+export interface WebhookSink {
+  answered(answer: WebhookAnswer): void;
+  failed(error: unknown): void;
+}
+
 /** A webhook URL as its requests use it. */
 interface Target {
   url: URL;
@@ -78,38 +88,50 @@ function timeoutError(timeoutMs: number) {
 }
 
 /**
- * Throws ApiError asset/url-not-allowed (refused target) or asset/url-fetch-failed (no answer in
- * time, connection failed). Not an async function: a known IP-literal target (the common case)
- * sends at once, with one promise per request.
+ * Rejects with ApiError asset/url-not-allowed (refused target) or asset/url-fetch-failed (no answer
+ * in time, connection failed). `headers` are the request's headers in full.
  */
 export function postWebhook(rawUrl: string, body: Buffer | string, headers: Record<string, string>, options: WebhookPostOptions): Promise<WebhookAnswer> {
+  // Headers as a flat array (undici sets content-length and host itself).
+  const raw: string[] = [];
+  for (const name in headers) raw.push(name, headers[name] as string);
+  return new Promise<WebhookAnswer>((resolve, reject) => sendWebhookPost(rawUrl, body, raw, options, { answered: resolve, failed: reject }));
+}
+
+/**
+ * postWebhook with its outcome handed to `sink` and its headers a flat [name, value, ...] array
+ * (the hot path of every delivery). A known IP-literal target (the common case) sends at once.
+ */
+export function sendWebhookPost(rawUrl: string, body: Buffer | string, headers: readonly string[], options: WebhookPostOptions, sink: WebhookSink): void {
   const deadline = Date.now() + options.timeoutMs;
   const target = targets().get(targetKey(rawUrl, options.allowPrivateNetworks));
   if (target?.literal) {
-    return sendPost(target, target.literal.addresses, target.literal.poolKey, body, headers, deadline, options);
+    sendPost(target, target.literal.addresses, target.literal.poolKey, body, headers, deadline, options, sink);
+    return;
   }
-  return resolvedPost(target, rawUrl, body, headers, deadline, options);
+  resolvedPost(target, rawUrl, body, headers, deadline, options, sink).catch((error: unknown) => sink.failed(error));
 }
 
-/** postWebhook for a target seen for the first time or named by a host (resolved and checked on every request). */
+/** A target seen for the first time or named by a host (resolved and checked on every request). */
 async function resolvedPost(
   known: Target | undefined,
   rawUrl: string,
   body: Buffer | string,
-  headers: Record<string, string>,
+  headers: readonly string[],
   deadline: number,
   options: WebhookPostOptions,
-): Promise<WebhookAnswer> {
+  sink: WebhookSink,
+): Promise<void> {
   const resolve = options.resolve ?? systemResolver;
   const target = known ?? (await preparedTarget(rawUrl, options.allowPrivateNetworks, resolve));
-  if (target.literal) return sendPost(target, target.literal.addresses, target.literal.poolKey, body, headers, deadline, options);
+  if (target.literal) return sendPost(target, target.literal.addresses, target.literal.poolKey, body, headers, deadline, options, sink);
   // dns.lookup cannot be cancelled: a resolution past the deadline is given up on, not stopped.
   const addresses = await withTimeout(resolveChecked(target.url, options.allowPrivateNetworks, resolve, checkAddress), options.timeoutMs).catch(
     (error: unknown) => {
       throw isApiError(error) ? error : timeoutError(options.timeoutMs);
     },
   );
-  return sendPost(target, addresses, pinnedPoolKey(target.url, target.host, addresses), body, headers, deadline, options);
+  sendPost(target, addresses, pinnedPoolKey(target.url, target.host, addresses), body, headers, deadline, options, sink);
 }
 
 function sendPost(
@@ -117,17 +139,13 @@ function sendPost(
   addresses: LookupAddress[],
   key: string,
   body: Buffer | string,
-  headers: Record<string, string>,
+  headers: readonly string[],
   deadline: number,
   options: WebhookPostOptions,
-): Promise<WebhookAnswer> {
+  sink: WebhookSink,
+): void {
   const pool = webhookPool(key, target.url.origin, addresses, target.isIp);
-  // Headers as a flat array (undici sets content-length and host itself).
-  const raw: string[] = [];
-  for (const name in headers) raw.push(name, headers[name] as string);
-  return new Promise<WebhookAnswer>((resolveAnswer, reject) => {
-    send(new PostState(target, pool, raw, body, deadline, options, resolveAnswer, reject), true);
-  });
+  send(new PostState(target, pool, headers, body, deadline, options, sink), true);
 }
 
 /**
@@ -147,12 +165,11 @@ class PostState implements Dispatcher.DispatchHandler {
   constructor(
     readonly target: Target,
     readonly pool: Pool,
-    readonly headers: string[],
+    readonly headers: readonly string[],
     readonly body: Buffer | string,
     readonly deadline: number,
     readonly options: WebhookPostOptions,
-    readonly resolve: (answer: WebhookAnswer) => void,
-    readonly reject: (error: unknown) => void,
+    readonly sink: WebhookSink,
   ) {}
 
   onRequestStart(controller: Dispatcher.DispatchController): void {
@@ -195,7 +212,7 @@ class PostState implements Dispatcher.DispatchHandler {
     }
     this.settled = true;
     clearTimeout(this.timer);
-    this.reject(isApiError(error) ? error : fetchFailed(`could not connect to ${this.target.url.host} (${errorCode(error)})`));
+    this.sink.failed(isApiError(error) ? error : fetchFailed(`could not connect to ${this.target.url.host} (${errorCode(error)})`));
   }
 
   finish(): void {
@@ -203,7 +220,7 @@ class PostState implements Dispatcher.DispatchHandler {
     this.settled = true;
     clearTimeout(this.timer);
     const excerpt = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.size);
-    this.resolve({ status: this.status, location: this.location, excerpt });
+    this.sink.answered({ status: this.status, location: this.location, excerpt });
   }
 
   timedOut(): void {
@@ -213,7 +230,7 @@ class PostState implements Dispatcher.DispatchHandler {
       this.finish(); // the headers are in, the body is late: the status stands
     } else {
       this.settled = true;
-      this.reject(error);
+      this.sink.failed(error);
     }
     this.controller?.abort(error);
   }
@@ -222,7 +239,7 @@ class PostState implements Dispatcher.DispatchHandler {
 function send(state: PostState, retryStaleSocket: boolean): void {
   state.retryStaleSocket = retryStaleSocket;
   state.timer = setTimeout(onDeadline, Math.max(0, state.deadline - Date.now()), state);
-  state.pool.dispatch({ origin: state.target.url.origin, path: state.target.path, method: "POST", headers: state.headers, body: state.body }, state);
+  state.pool.dispatch({ origin: state.target.url.origin, path: state.target.path, method: "POST", headers: state.headers as string[], body: state.body }, state);
 }
 
 function onDeadline(state: PostState): void {

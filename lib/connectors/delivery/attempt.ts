@@ -2,11 +2,22 @@ import { config } from "@/lib/core/config";
 import { sqlPool } from "@/lib/db/client";
 import { Rollback, withTransaction } from "@/lib/db/transaction";
 import { recordEvents } from "@/lib/events/record";
-import { loadFirstAttempt, recordSuccessBatched } from "./batched";
-import { eventEnvelope } from "./envelope";
+import type { WebhookAnswer, WebhookSink } from "@/lib/net/webhook-post";
+import { sendWebhookPost } from "@/lib/net/webhook-post";
+import { loadFirstAttempt, queueSuccess, recordSuccessBatched, type QueuedSuccess } from "./batched";
+import { eventEnvelope, type StoredEvent } from "./envelope";
 import { connectorFailingEvent, failureRun } from "./failing";
-import { isGone, retryDelayMs } from "./schedule";
-import { timedSend, type TimedSendResult } from "./send";
+import { isGone, isSuccessStatus, retryDelayMs } from "./schedule";
+import {
+  answerExcerpt,
+  connectorPostOptions,
+  failedSend,
+  httpResult,
+  timedSend,
+  webhookHeaderList,
+  type SendResult,
+  type TimedSendResult,
+} from "./send";
 import {
   cancelDelivery,
   cancelPendingDeliveries,
@@ -15,6 +26,7 @@ import {
   recordSuccess,
   updateConnectorFailure,
   type DeliveryStatus,
+  type SavedAttempt,
 } from "./store";
 import { loadDelivery, type LoadedDelivery } from "./load";
 
@@ -53,12 +65,12 @@ const CONNECTOR_OFF = "cancelled: the connector is turned off";
 
 export interface AttemptOptions {
   /**
-   * Called once a successful request to the endpoint is over, before its outcome is recorded: a
-   * caller that limits requests in flight frees its slot there. Not called when nothing was sent or
-   * the request failed (a failure is recorded, and may turn the connector off, before the caller's
-   * next attempt starts).
+   * Its `sent()` is called once a successful request to the endpoint is over, before its outcome is
+   * recorded: a caller that limits requests in flight frees its slot there. Not called when nothing
+   * was sent or the request failed (a failure is recorded, and may turn the connector off, before
+   * the caller's next attempt starts).
    */
-  onSent?: () => void;
+  listener?: Pick<FirstAttemptListener, "sent">;
   /** Load and record (a success) in batches with concurrent first attempts (batched.ts). */
   batched?: boolean;
   /** Attempt 1 as the dispatcher read it, still current (first-attempts.ts): used instead of loading it. */
@@ -75,22 +87,16 @@ export async function attemptDelivery(deliveryId: string, attempt: number, optio
   if (loaded.recordedAttempt || loaded.status !== "pending") return recordedOutcome(deliveryId, attempt, loaded);
 
   const { connector, event } = loaded;
-  const cancelReason = !event
-    ? "cancelled: the delivery has no event"
-    : !connector.enabled
-      ? CONNECTOR_OFF
-      : connector.eventTypes.length > 0 && !connector.eventTypes.includes(event.type)
-        ? `cancelled: the connector no longer subscribes to ${event.type}`
-        : null;
-  if (cancelReason !== null || !event) {
-    await cancelDelivery(pool, deliveryId, cancelReason ?? CONNECTOR_OFF);
+  const reason = cancelReason(loaded);
+  if (reason !== null || !event) {
+    await cancelDelivery(pool, deliveryId, reason ?? CONNECTOR_OFF);
     return reload(deliveryId, attempt);
   }
 
   const settings = config().connectors;
   const result = await timedSend(connector, eventEnvelope(event), settings.timeoutMs);
   if (result.ok) {
-    options.onSent?.();
+    options.listener?.sent();
     const fields = attemptFields(deliveryId, connector.id, attempt, result);
     const { failing, lastSuccessAt } = loaded.connectorHealth;
     const saved = failing
@@ -102,6 +108,119 @@ export async function attemptDelivery(deliveryId: string, attempt: number, optio
   }
   return recordFailure(loaded, deliveryId, attempt, result);
 }
+
+/** Why a pending delivery is cancelled instead of attempted, or null when it is attempted. */
+function cancelReason({ connector, event }: LoadedDelivery): string | null {
+  if (!event) return "cancelled: the delivery has no event";
+  if (!connector.enabled) return CONNECTOR_OFF;
+  if (connector.eventTypes.length > 0 && !connector.eventTypes.includes(event.type)) return `cancelled: the connector no longer subscribes to ${event.type}`;
+  return null;
+}
+
+/** What a first attempt started by startWebhookFirstAttempt tells the lane that started it (first-attempts.ts). */
+export interface FirstAttemptListener {
+  /** The request is over and succeeded: the lane's slot may go (the success is recorded later, in a batch). */
+  sent(): void;
+  /** The attempt's outcome, once recorded (a failure's before its slot may go). */
+  settled(outcome: Pick<AttemptOutcome, "status" | "done">): void;
+  /** The database failed (the sweep hands the delivery to the job runner later). */
+  failed(error: unknown): void;
+}
+
+/**
+ * Attempt 1 of a webhook delivery as the dispatcher read it, still current (first-attempts.ts):
+ * the hot path of every delivery. When nothing calls for more (it is pending, never attempted, its
+ * connector is on, subscribes to the event and has no failure run) it is attemptDelivery(id, 1,
+ * {batched, preloaded}) without that function's promises and result objects per delivery: one
+ * object is the request's sink (sendWebhookPost) and, after a success, its entry in the batch of
+ * records (queueSuccess); a failure is recorded by recordFailure, as there. Returns false, having
+ * done nothing, when the delivery needs attemptDelivery.
+ */
+export function startWebhookFirstAttempt(deliveryId: string, loaded: LoadedDelivery, listener: FirstAttemptListener): boolean {
+  const { connector, event } = loaded;
+  if (connector.type !== "webhook" || connector.url === null || event === null) return false;
+  if (loaded.status !== "pending" || loaded.recordedAttempt !== null || loaded.connectorHealth.failing || cancelReason(loaded) !== null) return false;
+  new WebhookFirstAttempt(deliveryId, loaded, listener).send(connector.url, event);
+  return true;
+}
+
+const RECORDED_SUCCESS = Object.freeze({ status: "succeeded", done: true } as const);
+
+/** One startWebhookFirstAttempt: the request's sink, then the success's record (QueuedSuccess). */
+class WebhookFirstAttempt implements WebhookSink, QueuedSuccess {
+  readonly attempt = 1;
+  readonly connectorId: string;
+  readonly lastSuccessAt: Date | null;
+  readonly error = null;
+  readonly startedMs = Date.now();
+  readonly started = performance.now();
+  startedAt = EPOCH;
+  latencyMs = 0;
+  statusCode: number | null = null;
+  responseExcerpt: string | null = null;
+
+  constructor(
+    readonly deliveryId: string,
+    readonly loaded: LoadedDelivery,
+    readonly listener: FirstAttemptListener,
+  ) {
+    this.connectorId = loaded.connector.id;
+    this.lastSuccessAt = loaded.connectorHealth.lastSuccessAt;
+  }
+
+  send(url: string, event: StoredEvent): void {
+    let body: string;
+    let headers: string[];
+    try {
+      body = JSON.stringify(eventEnvelope(event));
+      headers = webhookHeaderList(this.loaded.connector, event.id, body, this.startedMs);
+    } catch (error) {
+      return this.failed(error);
+    }
+    sendWebhookPost(url, body, headers, connectorPostOptions(config().connectors.timeoutMs), this);
+  }
+
+  answered(answer: WebhookAnswer): void {
+    this.over();
+    if (!isSuccessStatus(answer.status)) return this.recordFailure(httpResult(answer));
+    this.statusCode = answer.status;
+    this.responseExcerpt = answerExcerpt(answer);
+    this.listener.sent();
+    queueSuccess(this);
+  }
+
+  failed(error: unknown): void {
+    this.over();
+    this.recordFailure(failedSend(error));
+  }
+
+  over(): void {
+    this.startedAt = new Date(this.startedMs);
+    this.latencyMs = Math.round(performance.now() - this.started);
+  }
+
+  recordFailure(result: SendResult): void {
+    const timed: TimedSendResult = { ...result, startedAt: this.startedAt, latencyMs: this.latencyMs };
+    recordFailure(this.loaded, this.deliveryId, 1, timed).then(
+      (outcome) => this.listener.settled(outcome),
+      (error: unknown) => this.listener.failed(error),
+    );
+  }
+
+  recorded(saved: SavedAttempt): void {
+    if (saved) return this.listener.settled(RECORDED_SUCCESS);
+    reload(this.deliveryId, 1).then(
+      (outcome) => this.listener.settled(outcome),
+      (error: unknown) => this.listener.failed(error),
+    );
+  }
+
+  recordFailed(error: unknown): void {
+    this.listener.failed(error);
+  }
+}
+
+const EPOCH = new Date(0);
 
 async function recordFailure(loaded: LoadedDelivery, deliveryId: string, attempt: number, result: TimedSendResult): Promise<AttemptOutcome> {
   const settings = config().connectors;

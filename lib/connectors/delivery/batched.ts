@@ -2,23 +2,27 @@ import type pg from "pg";
 import { processSingleton } from "@/lib/core/singleton";
 import { sqlPool } from "@/lib/db/client";
 import { loadDeliveries, type LoadedDelivery } from "./load";
-import {
-  recordSuccess,
-  recordSuccesses,
-  type SavedAttempt,
-  type SuccessInput,
-  type SuccessRecord,
-} from "./store";
+import { recordSuccess, recordSuccesses, type SavedAttempt, type SuccessInput, type SuccessRecord } from "./store";
 
 /**
  * Batching of the first attempts' database work (first-attempts.ts): the loads of deliveries that
  * start together, and the records of successes that end together, are each one statement, so a
- * burst of deliveries costs a few round trips and commits instead of two per delivery. A call joins
- * the next batch while `maxInFlight` batches are running, else starts one at once (an idle server
- * adds no wait). Loads allow two batches at once (an attempt waits for its load); records one: a
- * success has freed its slot already, so its record may wait, and the batches grow under load.
+ * burst of deliveries costs a few round trips and commits instead of two per delivery.
+ *
+ * Loads: a call joins the next batch while two batches are running, else starts one at once (an
+ * idle server adds no wait; an attempt waits for its load).
+ *
+ * Records of successes: one batch at a time, and a batch waits to gather: it starts once
+ * GATHER_MIN successes wait, or GATHER_MS after the first of them. A success has freed its lane's
+ * slot already, so nothing waits for its record but the deliveries log, while each statement costs
+ * the database a commit and a round trip besides its rows (measured on 2 cores: ~60 µs of
+ * PostgreSQL CPU per row in batches of 10, ~35–40 µs in batches of 64–100). A crash
+ * before the record loses nothing: the delivery is still pending, and the sweep sends it again (the
+ * receiver deduplicates on webhook-id).
  */
 const MAX_BATCH = 500;
+const GATHER_MIN = 64;
+const GATHER_MS = 10;
 
 type Queryable = Pick<pg.PoolClient, "query">;
 
@@ -69,17 +73,82 @@ export function loadFirstAttempt(deliveryId: string): Promise<LoadedDelivery | n
 }
 
 /**
- * recordSuccesses for a batch; when it fails as a whole (a deadlock with a multi-row update
- * elsewhere, a delivery deleted meanwhile) each success is recorded on its own.
+ * A success waiting for its record: the attempt's own object (attempt.ts), told the outcome once
+ * its batch is written. `recorded(null)`: the attempt was recorded before (or the delivery is gone).
  */
-function recordBatch(db: Queryable, inputs: SuccessInput[]): Promise<SavedAttempt[]> {
-  return recordSuccesses(db, inputs).catch(() => Promise.all(inputs.map((i) => recordSuccess(db, i.record, i.lastSuccessAt))));
+export interface QueuedSuccess extends SuccessInput {
+  recorded(saved: SavedAttempt): void;
+  recordFailed(error: unknown): void;
 }
 
-/** recordSuccess (store.ts), batched with the successes that end at the same time. */
+interface SuccessQueue {
+  waiting: QueuedSuccess[];
+  /** When the first of `waiting` was queued. */
+  since: number;
+  running: boolean;
+  timer: NodeJS.Timeout | undefined;
+}
+
+const successQueue = () =>
+  processSingleton<SuccessQueue>("connectorDeliverySuccesses", () => ({ waiting: [], since: 0, running: false, timer: undefined }));
+
+/** Queues a success's record (recordSuccess, store.ts) for the next batch. */
+export function queueSuccess(success: QueuedSuccess): void {
+  const queue = successQueue();
+  if (queue.waiting.length === 0) queue.since = performance.now();
+  queue.waiting.push(success);
+  if (!queue.running) scheduleRecords(queue);
+}
+
+/** Starts a batch when one is due, or arms the timer for when it will be. */
+function scheduleRecords(queue: SuccessQueue): void {
+  if (queue.waiting.length === 0) return;
+  const waited = performance.now() - queue.since;
+  if (queue.waiting.length >= GATHER_MIN || waited >= GATHER_MS) {
+    clearTimeout(queue.timer);
+    queue.timer = undefined;
+    void recordWaiting(queue);
+  } else {
+    queue.timer ??= setTimeout(onGathered, GATHER_MS - waited, queue);
+  }
+}
+
+function onGathered(queue: SuccessQueue): void {
+  queue.timer = undefined;
+  if (!queue.running) scheduleRecords(queue);
+}
+
+/**
+ * Records a batch (recordSuccesses). When it fails as a whole (a deadlock with a multi-row update
+ * elsewhere, a delivery deleted meanwhile) each success is recorded on its own, and hears its own
+ * outcome.
+ */
+async function recordWaiting(queue: SuccessQueue): Promise<void> {
+  queue.running = true;
+  const batch = queue.waiting.splice(0, MAX_BATCH);
+  queue.since = performance.now();
+  const db: Queryable = sqlPool();
+  try {
+    const saved = await recordSuccesses(db, batch).catch(() => null);
+    if (saved) {
+      for (let i = 0; i < batch.length; i++) (batch[i] as QueuedSuccess).recorded(saved[i] ?? null);
+    } else {
+      await Promise.all(
+        batch.map((success) =>
+          recordSuccess(db, success, success.lastSuccessAt).then(
+            (one) => success.recorded(one),
+            (error: unknown) => success.recordFailed(error),
+          ),
+        ),
+      );
+    }
+  } finally {
+    queue.running = false;
+    scheduleRecords(queue);
+  }
+}
+
+/** recordSuccess (store.ts), batched with the successes that end about the same time. */
 export function recordSuccessBatched(record: SuccessRecord, lastSuccessAt: Date | null): Promise<SavedAttempt> {
-  const record1 = processSingleton("connectorDeliverySuccesses", () =>
-    batcher<SuccessInput, SavedAttempt>(1, (inputs) => recordBatch(sqlPool(), inputs)),
-  );
-  return record1({ record, lastSuccessAt });
+  return new Promise<SavedAttempt>((resolve, reject) => queueSuccess({ ...record, lastSuccessAt, recorded: resolve, recordFailed: reject }));
 }

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ConnectorDeliveryData } from "../delivery-jobs";
-import type { AttemptOutcome } from "./attempt";
+import type { AttemptOutcome, FirstAttemptListener } from "./attempt";
+import type { LoadedDelivery } from "./load";
 import type { DispatchedDelivery } from "./first-attempts";
 
 /**
@@ -9,11 +10,16 @@ import type { DispatchedDelivery } from "./first-attempts";
  * attempts all hang goes to the job runner by its deadline on its own, and a hand-off never holds a
  * slot while the outbox relay sends.
  */
-const attemptDelivery = vi.fn<(deliveryId: string, attempt: number, options?: { onSent?: () => void }) => Promise<AttemptOutcome>>();
+const attemptDelivery = vi.fn<(deliveryId: string, attempt: number, options?: { listener?: { sent(): void } }) => Promise<AttemptOutcome>>();
 const handOffDeliveries = vi.fn<(runner: unknown, deliveries: readonly ConnectorDeliveryData[]) => Promise<void>>();
 const kickOutbox = vi.fn<() => Promise<void>>();
 
-vi.mock("./attempt", () => ({ attemptDelivery: (...args: Parameters<typeof attemptDelivery>) => attemptDelivery(...args) }));
+const startWebhookFirstAttempt = vi.fn<(deliveryId: string, loaded: unknown, listener: FirstAttemptListener) => boolean>();
+vi.mock("./attempt", () => ({
+  attemptDelivery: (...args: Parameters<typeof attemptDelivery>) => attemptDelivery(...args),
+  startWebhookFirstAttempt: (...args: Parameters<typeof startWebhookFirstAttempt>) => startWebhookFirstAttempt(...args),
+}));
+vi.mock("./connector-changes", () => ({ unchangedSince: () => true }));
 vi.mock("./batched", () => ({ loadFirstAttempt: async () => null }));
 vi.mock("../delivery-jobs", () => ({ handOffDeliveries: (...args: Parameters<typeof handOffDeliveries>) => handOffDeliveries(...args) }));
 vi.mock("@/lib/jobs/outbox", () => ({ kickOutbox: () => kickOutbox() }));
@@ -33,6 +39,7 @@ const handedOff = () => handOffDeliveries.mock.calls.flatMap(([, list]) => list.
 beforeEach(() => {
   vi.useFakeTimers();
   attemptDelivery.mockReset();
+  startWebhookFirstAttempt.mockReset().mockReturnValue(false);
   handOffDeliveries.mockReset().mockResolvedValue(undefined);
   kickOutbox.mockReset().mockResolvedValue(undefined);
 });
@@ -82,6 +89,28 @@ describe("first attempts", () => {
     expect(attemptDelivery).toHaveBeenCalledTimes(FIRST_ATTEMPTS_PER_CONNECTOR + 1);
     await vi.advanceTimersByTimeAsync(MAX_WAIT_MS * 2);
     expect(handedOff()).toEqual([]);
+  });
+
+  it("runs current deliveries through the hot path: a slot frees on sent(), a failure's once it is handed off", async () => {
+    const listeners: FirstAttemptListener[] = [];
+    attemptDelivery.mockImplementation(never);
+    startWebhookFirstAttempt.mockImplementation((_id, _loaded, listener) => (listeners.push(listener), true));
+    const all = deliveries(FIRST_ATTEMPTS_PER_CONNECTOR + 2).map((d) => ({ ...d, loaded: {} as LoadedDelivery, stamp: 1 }));
+    startFirstAttempts(all);
+    expect(listeners).toHaveLength(FIRST_ATTEMPTS_PER_CONNECTOR);
+    expect(attemptDelivery).not.toHaveBeenCalled();
+
+    listeners[0]!.sent();
+    listeners[0]!.settled({ status: "succeeded", done: true }); // its record, later: the slot is not freed twice
+    expect(listeners).toHaveLength(FIRST_ATTEMPTS_PER_CONNECTOR + 1);
+
+    listeners[1]!.settled({ status: "pending", done: false }); // a failure, recorded: handed off, then freed
+    expect(listeners).toHaveLength(FIRST_ATTEMPTS_PER_CONNECTOR + 1);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(handedOff()).toEqual([all[1]!.deliveryId]);
+    // The lane saw a failure: the last delivery is read afresh (attemptDelivery), not sent as dispatched.
+    expect(attemptDelivery).toHaveBeenCalledTimes(1);
+    expect(attemptDelivery.mock.calls[0]![0]).toBe(all.at(-1)!.deliveryId);
   });
 
   it("frees a failed attempt's slot once the hand-off is committed, not when the outbox relay is done sending", async () => {

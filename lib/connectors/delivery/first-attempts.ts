@@ -3,7 +3,7 @@ import { sqlPool } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
 import { kickOutbox } from "@/lib/jobs/outbox";
 import { handOffDeliveries, type ConnectorDeliveryData } from "../delivery-jobs";
-import { attemptDelivery, type AttemptOutcome } from "./attempt";
+import { attemptDelivery, startWebhookFirstAttempt, type AttemptOutcome, type FirstAttemptListener } from "./attempt";
 import { unchangedSince } from "./connector-changes";
 import type { LoadedDelivery } from "./load";
 
@@ -37,7 +37,8 @@ export interface DispatchedDelivery extends ConnectorDeliveryData {
   stamp: number | null;
 }
 
-interface Waiting extends DispatchedDelivery {
+interface Waiting {
+  delivery: DispatchedDelivery;
   since: number;
 }
 
@@ -60,7 +61,7 @@ export function startFirstAttempts(deliveries: readonly DispatchedDelivery[]): v
   for (const delivery of deliveries) {
     let lane = lanes().get(delivery.connectorId);
     if (!lane) lanes().set(delivery.connectorId, (lane = { running: 0, waiting: [], failed: false }));
-    lane.waiting.push({ ...delivery, since: now });
+    lane.waiting.push({ delivery, since: now });
     touched.add(delivery.connectorId);
   }
   for (const connectorId of touched) pump(connectorId);
@@ -73,8 +74,8 @@ function pump(connectorId: string): void {
   const now = performance.now();
   let overdue = 0;
   while (overdue < lane.waiting.length && now - lane.waiting[overdue]!.since >= MAX_WAIT_MS) overdue++;
-  if (overdue > 0) void handOff(lane.waiting.splice(0, overdue));
-  while (lane.running < FIRST_ATTEMPTS_PER_CONNECTOR && lane.waiting.length > 0) start(connectorId, lane, lane.waiting.shift()!);
+  if (overdue > 0) void handOff(lane.waiting.splice(0, overdue).map((w) => w.delivery));
+  while (lane.running < FIRST_ATTEMPTS_PER_CONNECTOR && lane.waiting.length > 0) start(connectorId, lane, lane.waiting.shift()!.delivery);
 
   const oldest = lane.waiting[0];
   if (!oldest) {
@@ -92,15 +93,15 @@ function pump(connectorId: string): void {
 
 /**
  * One first attempt, its slot freed once (a class, not closures per attempt: this runs per delivery).
- * A delivery that needs more is handed off before its slot frees. A throw means the database failed:
+ * A delivery that needs more is handed off before its slot frees. A failure of the database means
  * the sweep hands the delivery to the job runner later.
  */
-class FirstAttempt {
+class FirstAttempt implements FirstAttemptListener {
   freed = false;
   constructor(
     readonly connectorId: string,
     readonly lane: Lane,
-    readonly delivery: Waiting,
+    readonly delivery: DispatchedDelivery,
   ) {}
 
   free(): void {
@@ -110,7 +111,11 @@ class FirstAttempt {
     pump(this.connectorId);
   }
 
-  settled(outcome: AttemptOutcome): void {
+  sent(): void {
+    this.free();
+  }
+
+  settled(outcome: Pick<AttemptOutcome, "status" | "done">): void {
     if (outcome.status !== "succeeded") this.lane.failed = true;
     if (outcome.done) this.free();
     else void handOff([this.delivery]).finally(() => this.free());
@@ -123,12 +128,18 @@ class FirstAttempt {
   }
 }
 
-function start(connectorId: string, lane: Lane, next: Waiting): void {
+/**
+ * Starts the attempt of `next`: by startWebhookFirstAttempt when the dispatcher's read of it is
+ * still current (nothing of its connector changed since, and no attempt of its lane failed), else
+ * by attemptDelivery (which reads it afresh when needed).
+ */
+function start(connectorId: string, lane: Lane, next: DispatchedDelivery): void {
   lane.running++;
   const attempt = new FirstAttempt(connectorId, lane, next);
   const current = !lane.failed && unchangedSince(connectorId, next.stamp);
   const preloaded = current ? (next.loaded ?? undefined) : undefined;
-  attemptDelivery(next.deliveryId, 1, { onSent: () => attempt.free(), batched: true, preloaded }).then(
+  if (preloaded && startWebhookFirstAttempt(next.deliveryId, preloaded, attempt)) return;
+  attemptDelivery(next.deliveryId, 1, { listener: attempt, batched: true, preloaded }).then(
     (outcome) => attempt.settled(outcome),
     (error: unknown) => attempt.failed(error),
   );

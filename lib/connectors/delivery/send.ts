@@ -4,7 +4,7 @@ import { config } from "@/lib/core/config";
 import { withTimeout } from "@/lib/core/timeout";
 import { errorMessage } from "@/lib/core/errors";
 import { processSingleton } from "@/lib/core/singleton";
-import { postWebhook, type WebhookAnswer } from "@/lib/net/webhook-post";
+import { postWebhook, type WebhookAnswer, type WebhookPostOptions } from "@/lib/net/webhook-post";
 import type { WebhookEnvelope } from "./envelope";
 import { emailContent, slackMessage } from "./render";
 import { isSuccessStatus } from "./schedule";
@@ -69,6 +69,24 @@ export function webhookRequest(connector: ConnectorSecrets, envelope: WebhookEnv
   return { body, headers };
 }
 
+/**
+ * webhookRequest's headers for `body` (message id `msgId`, the envelope's id) as a flat
+ * [name, value, ...] list, the form undici takes (sendWebhookPost): a first attempt's hot path.
+ */
+export function webhookHeaderList(connector: ConnectorSecrets, msgId: string, body: string, nowMs: number): string[] {
+  const timestamp = Math.floor(nowMs / 1000);
+  const signature = signatureHeader(liveSecrets(connector, nowMs), msgId, timestamp, body);
+  return ["content-type", "application/json", "user-agent", USER_AGENT, "webhook-id", msgId, "webhook-timestamp", String(timestamp), "webhook-signature", signature];
+}
+
+/** The options of a connector's POST: one object per timeout (the policy is the process's). */
+export function connectorPostOptions(timeoutMs: number): WebhookPostOptions {
+  const cache = processSingleton("connectorPostOptions", () => new Map<number, WebhookPostOptions>());
+  let options = cache.get(timeoutMs);
+  if (!options) cache.set(timeoutMs, (options = { allowPrivateNetworks: config().allowPrivateNetworks, timeoutMs, excerptBytes: EXCERPT_BYTES }));
+  return options;
+}
+
 /** Never rejects: a refused target or a failed request is a failed result. */
 function sendWebhook(connector: ConnectorTarget, envelope: WebhookEnvelope, timeoutMs: number, nowMs = Date.now()): Promise<SendResult> {
   try {
@@ -82,15 +100,23 @@ function sendWebhook(connector: ConnectorTarget, envelope: WebhookEnvelope, time
 /** `headers`: the request's headers in full (content-type and user-agent included). */
 function postJson(url: string | null, body: string, headers: Record<string, string>, timeoutMs: number): Promise<SendResult> {
   if (!url) return Promise.resolve(failure("the connector has no URL"));
-  return postWebhook(url, body, headers, { allowPrivateNetworks: config().allowPrivateNetworks, timeoutMs, excerptBytes: EXCERPT_BYTES }).then(
-    httpResult,
-    (error: unknown) => failure(errorMessage(error)),
-  );
+  return postWebhook(url, body, headers, connectorPostOptions(timeoutMs)).then(httpResult, failedSend);
 }
 
-function httpResult(answer: WebhookAnswer): SendResult {
+/** The outcome of an HTTP answer: a 2xx is a success; anything else (a 3xx too: no redirect is followed) a failure. */
+export function httpResult(answer: WebhookAnswer): SendResult {
   const ok = isSuccessStatus(answer.status);
-  return { ok, statusCode: answer.status, error: ok ? null : httpError(answer.status, answer.location), responseExcerpt: cleanText(answer.excerpt.toString("utf8")) };
+  return { ok, statusCode: answer.status, error: ok ? null : httpError(answer.status, answer.location), responseExcerpt: answerExcerpt(answer) };
+}
+
+/** The start of the answer's body, for the deliveries log. */
+export function answerExcerpt(answer: WebhookAnswer): string | null {
+  return answer.excerpt.length === 0 ? null : cleanText(answer.excerpt.toString("utf8"));
+}
+
+/** The outcome of a request that got no answer (refused target, timeout, connection error). */
+export function failedSend(error: unknown): SendResult {
+  return failure(errorMessage(error));
 }
 
 function httpError(status: number, location: string | undefined): string {

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { eventEnvelope, testEnvelope } from "./envelope";
-import { webhookRequest } from "./send";
+import { webhookHeaderList, webhookRequest } from "./send";
 import { liveSecrets, secretKey, signature, signatureHeader } from "./signing";
 
 // The standardwebhooks package (the spec's reference library) is the independent implementation.
@@ -31,6 +31,16 @@ describe("Standard Webhooks signing", () => {
     expect(headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
     const verified = new Webhook(secret).verify(body, headers);
     expect(verified).toEqual(JSON.parse(body));
+  });
+
+  it("sends the same headers in the hot path's flat list", () => {
+    const secret = newSecret();
+    const now = Date.now();
+    const connector = { secret, previousSecret: newSecret(), previousSecretExpiresAt: new Date(now + 60_000) };
+    const { body, headers } = webhookRequest(connector, eventEnvelope(event), now);
+    const list = webhookHeaderList(connector, event.id, body, now);
+    expect(Object.fromEntries(Array.from({ length: list.length / 2 }, (_, i) => [list[2 * i], list[2 * i + 1]]))).toEqual(headers);
+    expect(new Webhook(connector.previousSecret).verify(body, headers)).toEqual(JSON.parse(body));
   });
 
   it("matches the package's own signature byte for byte", () => {

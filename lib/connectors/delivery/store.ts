@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { processSingleton } from "@/lib/core/singleton";
 
 /**
  * The delivery side's writes (hand-written: this is the hot path of every delivery; how a delivery
@@ -104,27 +105,29 @@ export async function recordAttempt(db: Queryable, r: AttemptRecord): Promise<Sa
  * RECORD_ATTEMPT without the connector, for successes of connectors whose loaded state shows no
  * failure run, any number at once ($1 is a JSON array, one object per success: one parameter the
  * driver passes as it is, rather than six arrays it escapes element by element): records each
- * successful attempt and its delivery's new state ('succeeded') holding only the delivery rows. No
- * row (and nothing changed) for an attempt already recorded or a delivery gone. `failing` reports a
- * failure run another attempt started meanwhile (read, not locked), which TOUCH_CONNECTOR_SUCCESS
- * then resets.
+ * successful attempt and its delivery's new state ('succeeded', whatever it was: see
+ * deliveryAfterAttempt) holding only the delivery rows. No row (and nothing changed) for an attempt
+ * already recorded; a delivery deleted meanwhile fails the statement on the attempt's foreign key
+ * (recordSuccess then records one by one). `failing` reports a failure run another attempt started
+ * meanwhile (read, not locked), which TOUCH_CONNECTOR_SUCCESS then resets. $2 repeats the delivery
+ * ids: the plan, made once for a named statement while the table may still be small, then reads
+ * deliveries by their key rather than scanning the table.
  */
 export const RECORD_SUCCESSES = `WITH input AS (
   SELECT * FROM json_to_recordset($1::json)
     AS i(delivery_id uuid, attempt int, started_at timestamptz, latency_ms int, status_code int, response_excerpt text)),
 attempt AS (
   INSERT INTO connector_delivery_attempts (id, delivery_id, attempt, started_at, latency_ms, status_code, error, response_excerpt)
-  SELECT gen_random_uuid(), d.id, i.attempt, i.started_at, i.latency_ms, i.status_code, NULL, i.response_excerpt
-    FROM input i JOIN connector_deliveries d ON d.id = i.delivery_id
+  SELECT gen_random_uuid(), i.delivery_id, i.attempt, i.started_at, i.latency_ms, i.status_code, NULL, i.response_excerpt
+    FROM input i
   ON CONFLICT (delivery_id, attempt) DO NOTHING
   RETURNING delivery_id, attempt, status_code),
 delivery AS (
   UPDATE connector_deliveries d
      SET ${deliveryAfterAttempt({ status: "'succeeded'::delivery_status", attempt: "attempt.attempt", statusCode: "attempt.status_code", error: "NULL::text", retryDelayMs: "0" })}
-    FROM attempt WHERE d.id = attempt.delivery_id
-  RETURNING d.id, d.status::text AS status, d.next_attempt_at, d.connector_id)
-SELECT delivery.id, delivery.status, delivery.next_attempt_at, delivery.connector_id,
-       coalesce(c.consecutive_failures > 0 OR c.failing_since IS NOT NULL, false) AS failing
+    FROM attempt WHERE d.id = attempt.delivery_id AND d.id = ANY ($2::uuid[])
+  RETURNING d.id, d.connector_id)
+SELECT delivery.id, delivery.connector_id, coalesce(c.consecutive_failures > 0 OR c.failing_since IS NOT NULL, false) AS failing
   FROM delivery LEFT JOIN connectors c ON c.id = delivery.connector_id`;
 
 /**
@@ -141,27 +144,35 @@ export const TOUCH_CONNECTOR_SUCCESS = `UPDATE connectors
 /** How stale the loaded `last_success_at` may be before a success refreshes it. */
 export const LAST_SUCCESS_REFRESH_MS = 5000;
 
+/**
+ * When this process last refreshed a connector's `last_success_at`: deliveries dispatched before
+ * that carry an older value as loaded, and need not refresh it again.
+ */
+const MAX_TOUCHED = 1024;
+const touchedConnectors = () => processSingleton("connectorSuccessTouches", () => new Map<string, number>());
+
 export type SuccessRecord = Omit<AttemptRecord, "status" | "retryDelayMs" | "resetConnector">;
 
-export interface SuccessInput {
-  record: SuccessRecord;
+export interface SuccessInput extends SuccessRecord {
   /** The connector's `last_success_at` as loaded: TOUCH_CONNECTOR_SUCCESS when it is stale. */
   lastSuccessAt: Date | null;
 }
 
+/** What a recorded success leaves: the delivery succeeded (see deliveryAfterAttempt). */
+export const SUCCEEDED: NonNullable<SavedAttempt> = Object.freeze({ status: "succeeded", nextAttemptAt: null });
+
 /**
  * Successes of connectors without a failure run (RECORD_SUCCESSES), then their marks on their
  * connectors where due: one TOUCH_CONNECTOR_SUCCESS per connector. Per input, null when the attempt
- * was already recorded or the delivery is gone.
+ * was already recorded.
  */
 export async function recordSuccesses(db: Queryable, inputs: readonly SuccessInput[]): Promise<SavedAttempt[]> {
-  const records = inputs.map((i) => i.record);
-  const { rows } = await db.query<{ id: string; status: DeliveryStatus; next_attempt_at: Date | null; connector_id: string; failing: boolean }>({
+  const { rows } = await db.query<{ id: string; connector_id: string; failing: boolean }>({
     name: "sieve-delivery-record-successes",
     text: RECORD_SUCCESSES,
     values: [
       JSON.stringify(
-        records.map((r) => ({
+        inputs.map((r) => ({
           delivery_id: r.deliveryId,
           attempt: r.attempt,
           started_at: r.startedAt,
@@ -170,31 +181,36 @@ export async function recordSuccesses(db: Queryable, inputs: readonly SuccessInp
           response_excerpt: r.responseExcerpt,
         })),
       ),
+      inputs.map((r) => r.deliveryId),
     ],
   });
+  const recorded = new Set<string>();
   const failing = new Map<string, boolean>();
-  for (const row of rows) failing.set(row.connector_id, (failing.get(row.connector_id) ?? false) || row.failing);
-  const stale = new Set(
-    inputs
-      .filter((i) => i.lastSuccessAt === null || Date.now() - i.lastSuccessAt.getTime() >= LAST_SUCCESS_REFRESH_MS)
-      .map((i) => i.record.connectorId),
-  );
+  for (const row of rows) {
+    recorded.add(row.id);
+    failing.set(row.connector_id, (failing.get(row.connector_id) ?? false) || row.failing);
+  }
+  const now = Date.now();
+  const touched = touchedConnectors();
+  const stale = new Set<string>();
+  for (const i of inputs) {
+    const seen = Math.max(i.lastSuccessAt?.getTime() ?? 0, touched.get(i.connectorId) ?? 0);
+    if (now - seen >= LAST_SUCCESS_REFRESH_MS) stale.add(i.connectorId);
+  }
   for (const [connectorId, reset] of failing) {
     if (reset || stale.has(connectorId)) {
       await db.query({ name: "sieve-delivery-touch-connector", text: TOUCH_CONNECTOR_SUCCESS, values: [connectorId, reset] });
+      touched.set(connectorId, now);
+      if (touched.size > MAX_TOUCHED) touched.delete(touched.keys().next().value as string);
     }
   }
-  const byId = new Map(rows.map((row) => [row.id, row]));
-  return records.map((r) => {
-    const row = byId.get(r.deliveryId);
-    return row ? { status: row.status, nextAttemptAt: row.next_attempt_at } : null;
-  });
+  return inputs.map((i) => (recorded.has(i.deliveryId) ? SUCCEEDED : null));
 }
 
 /** One success (recordSuccesses); null also when the delivery was deleted between its load and now. */
 export async function recordSuccess(db: Queryable, record: SuccessRecord, lastSuccessAt: Date | null): Promise<SavedAttempt> {
   try {
-    return (await recordSuccesses(db, [{ record, lastSuccessAt }]))[0] ?? null;
+    return (await recordSuccesses(db, [{ ...record, lastSuccessAt }]))[0] ?? null;
   } catch (error) {
     // 23503: the delivery was deleted (with its connector) between the read and the insert.
     if ((error as { code?: string }).code === "23503") return null;

@@ -1,0 +1,99 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import type { QueuedSuccess } from "./batched";
+import type { SavedAttempt, SuccessInput } from "./store";
+
+/**
+ * The batches of success records, without a database (store.ts stubbed): a batch waits to gather
+ * (64 successes or 10 ms after the first), one runs at a time, each success hears its own outcome,
+ * and a batch that fails as a whole is recorded one by one.
+ */
+const recordSuccesses = vi.fn<(db: unknown, inputs: readonly SuccessInput[]) => Promise<SavedAttempt[]>>();
+const recordSuccess = vi.fn<(db: unknown, record: SuccessInput, lastSuccessAt: Date | null) => Promise<SavedAttempt>>();
+
+vi.mock("./store", () => ({
+  recordSuccesses: (...args: Parameters<typeof recordSuccesses>) => recordSuccesses(...args),
+  recordSuccess: (...args: Parameters<typeof recordSuccess>) => recordSuccess(...args),
+}));
+vi.mock("./load", () => ({ loadDeliveries: vi.fn() }));
+vi.mock("@/lib/db/client", () => ({ sqlPool: () => ({}) }));
+
+const { queueSuccess } = await import("./batched");
+
+const SUCCEEDED = { status: "succeeded", nextAttemptAt: null } as const;
+let next = 0;
+
+function success(): QueuedSuccess & { outcome?: SavedAttempt; failure?: unknown } {
+  const s: QueuedSuccess & { outcome?: SavedAttempt; failure?: unknown } = {
+    deliveryId: `delivery-${++next}`,
+    connectorId: "connector-1",
+    attempt: 1,
+    startedAt: new Date(),
+    latencyMs: 3,
+    statusCode: 200,
+    error: null,
+    responseExcerpt: "ok",
+    lastSuccessAt: null,
+    recorded: (saved) => void (s.outcome = saved),
+    recordFailed: (error) => void (s.failure = error),
+  };
+  return s;
+}
+
+beforeEach(() => {
+  vi.useFakeTimers();
+  recordSuccesses.mockReset().mockImplementation(async (_db, inputs) => inputs.map(() => SUCCEEDED));
+  recordSuccess.mockReset().mockResolvedValue(SUCCEEDED);
+});
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("success records", () => {
+  it("gathers a few successes for 10 ms, then records them in one statement", async () => {
+    const some = Array.from({ length: 5 }, success);
+    some.forEach((s) => queueSuccess(s));
+    await vi.advanceTimersByTimeAsync(9);
+    expect(recordSuccesses).not.toHaveBeenCalled();
+    await vi.advanceTimersByTimeAsync(1);
+    expect(recordSuccesses).toHaveBeenCalledTimes(1);
+    expect(recordSuccesses.mock.calls[0]![1].map((i) => i.deliveryId)).toEqual(some.map((s) => s.deliveryId));
+    expect(some.every((s) => s.outcome === SUCCEEDED)).toBe(true);
+  });
+
+  it("starts at once with 64 waiting, and gathers the next batch while one runs", async () => {
+    let release: () => void = () => undefined;
+    recordSuccesses.mockImplementationOnce(async (_db, inputs) => {
+      await new Promise<void>((resolve) => (release = resolve));
+      return inputs.map(() => SUCCEEDED);
+    });
+    const first = Array.from({ length: 64 }, success);
+    first.forEach((s) => queueSuccess(s));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(recordSuccesses).toHaveBeenCalledTimes(1);
+
+    const second = Array.from({ length: 100 }, success);
+    second.forEach((s) => queueSuccess(s));
+    await vi.advanceTimersByTimeAsync(50);
+    expect(recordSuccesses).toHaveBeenCalledTimes(1); // one batch at a time
+    release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(recordSuccesses).toHaveBeenCalledTimes(2);
+    expect(recordSuccesses.mock.calls[1]![1]).toHaveLength(100);
+    expect([...first, ...second].every((s) => s.outcome === SUCCEEDED)).toBe(true);
+  });
+
+  it("records one by one when the batch fails as a whole, each success hearing its own outcome", async () => {
+    recordSuccesses.mockRejectedValueOnce(Object.assign(new Error("deadlock detected"), { code: "40P01" }));
+    recordSuccess.mockResolvedValueOnce(SUCCEEDED).mockResolvedValueOnce(null).mockRejectedValueOnce(new Error("connection lost"));
+    const three = Array.from({ length: 3 }, success);
+    three.forEach((s) => queueSuccess(s));
+    await vi.advanceTimersByTimeAsync(10);
+    expect(recordSuccess).toHaveBeenCalledTimes(3);
+    expect(three.map((s) => [s.outcome, (s.failure as Error | undefined)?.message])).toEqual([
+      [SUCCEEDED, undefined],
+      [null, undefined],
+      [undefined, "connection lost"],
+    ]);
+  });
+});
