@@ -48,8 +48,8 @@ export async function labelAssets(requests: readonly LabelAssetData[]): Promise<
   return outcome;
 }
 
-/** How long moderation must have been idle before an image is labelled. */
-const QUIET_MS = 500;
+/** How long moderation must have been idle before an image is labelled (a backlog's batches follow each other within it). */
+const QUIET_MS = 1500;
 
 /** What settles a request: the asset is gone or reprocessed, or its copies are gone (labelled before). */
 export async function labelAsset(data: LabelAssetData): Promise<LabelOutcome> {

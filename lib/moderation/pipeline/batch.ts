@@ -1,5 +1,6 @@
 import { setImmediate as yieldToOthers } from "node:timers/promises";
 import type { ProcessAssetData } from "@/lib/assets/processing/request";
+import { asForeground } from "@/lib/core/foreground";
 import { analyzeAsset } from "./analyze";
 import { finishProcessing } from "./decision";
 
@@ -22,7 +23,12 @@ export interface BatchOutcome {
   failed: ProcessAssetData[];
 }
 
-export async function processAssetBatch(assets: readonly ProcessAssetData[], inFlight: number): Promise<BatchOutcome> {
+export function processAssetBatch(assets: readonly ProcessAssetData[], inFlight: number): Promise<BatchOutcome> {
+  // The whole batch is foreground work, its decisions and the yields between assets included.
+  return asForeground(() => processBatch(assets, inFlight));
+}
+
+async function processBatch(assets: readonly ProcessAssetData[], inFlight: number): Promise<BatchOutcome> {
   const outcome: BatchOutcome = { decided: 0, failed: [] };
   let next = 0;
   const worker = async () => {
