@@ -1,3 +1,4 @@
+import { untilAborted } from "@/lib/core/abort";
 import sharp from "sharp";
 import { errorMessage } from "@/lib/core/errors";
 import { colourFractions, COLOUR_SAMPLE_SIZE, type ColourLabel } from "./colours";
@@ -99,6 +100,7 @@ export async function labelImage(image: Buffer | Uint8Array, options: LabelImage
         .raw()
         .toBuffer({ resolveWithObject: true }),
       options.signal,
+      aborted(options.signal),
     );
     raster = { data, width: info.width, height: info.height, channels: 4 };
   } catch (error) {
@@ -132,6 +134,7 @@ export async function labelPixels(image: RawImage, options: LabelImageOptions = 
     inputs = await untilAborted(
       Promise.all([letterbox(objectSize), letterbox(FACE_INPUT_SIZE), raw().resize(COLOUR_SAMPLE_SIZE, COLOUR_SAMPLE_SIZE, { fit: "fill" }).raw().toBuffer()]),
       options.signal,
+      aborted(options.signal),
     );
   } catch (error) {
     throwIfAborted(options.signal);
@@ -183,22 +186,6 @@ function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw new VisionError("aborted", "image labelling aborted", { cause: signal.reason });
 }
 
-/** Settles with `work`, or rejects as soon as `signal` aborts (the work itself runs on unseen). */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return work;
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new VisionError("aborted", "image labelling aborted", { cause: signal.reason }));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
+function aborted(signal: AbortSignal | undefined): () => VisionError {
+  return () => new VisionError("aborted", "image labelling aborted", { cause: signal?.reason });
 }

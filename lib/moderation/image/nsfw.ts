@@ -1,3 +1,4 @@
+import { untilAborted } from "@/lib/core/abort";
 import type { z } from "zod";
 import type { Category, QualifierKey } from "../report";
 import { ProviderError, type ClassifierProvider, type ClassifyOptions, type MediaKind, type ProviderInput, type ProviderResult } from "../providers/types";
@@ -83,7 +84,7 @@ export function createNsfwProvider(options: NsfwProviderOptions = {}): Classifie
 
     let decoded: DecodedFrames;
     try {
-      decoded = await untilAborted(decodeFrames(input.data, maxFrames, maxPixels), signal);
+      decoded = await untilAborted(decodeFrames(input.data, maxFrames, maxPixels), signal, () => new Cancelled("aborted"));
     } catch (error) {
       if (error instanceof Cancelled || signal.aborted) throw stopped();
       throw new ProviderError(id, "malformed", `cannot decode the image (${input.mimeType}): ${errorMessage(error)}`, { cause: error });
@@ -129,24 +130,5 @@ export function createNsfwProvider(options: NsfwProviderOptions = {}): Classifie
 /** The caller's signal fired before the work was done. */
 class Cancelled extends Error {}
 
-/** Rejects with Cancelled when the signal fires first (the underlying work is left to finish). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  promise.catch(() => {}); // an abandoned promise must not become an unhandled rejection
-  if (signal.aborted) return Promise.reject(new Cancelled("aborted"));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(new Cancelled("aborted"));
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
 
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
