@@ -7,19 +7,19 @@ import type { LabelAssetData } from "./request";
 import { deleteLabelSources, readLabelSource } from "./sources";
 import { saveImageLabels } from "./store";
 
-/**
- * The labelling step (inngest/functions/label-asset.ts), after an image's or a video's decision:
- * reads the downscaled copies the analysis stored, labels each (objects, colours, faces), saves the
- * asset's labels and search terms and deletes the copies. Before each asset it lets moderation in
- * this process finish what it is doing (the detector takes a core for ~0.15 s per image):
- * decisions come first, for at most SIEVE_IMAGE_LABELS_YIELD_MS per batch.
- */
+// The labelling step (inngest/functions/label-asset.ts), after an image's or a video's decision:
+// reads the downscaled copies the analysis stored, labels each (objects, colours, faces), saves the
+// asset's labels and search terms and deletes the copies.
+
 /**
  * Search also reads detections below the labels' threshold (OBJECT_MIN_SCORE): scored by their
  * confidence, they rank below sure ones, and a query for a cake finds the picture the detector was
  * unsure about rather than nothing. The Asset's `imageLabels` shows only the sure ones.
  */
 export const SEARCH_MIN_OBJECT_SCORE = 0.15;
+
+/** How long moderation must have been idle before an image is labelled (a backlog's batches follow each other within it). */
+const QUIET_MS = 1500;
 
 export type LabelOutcome = { labelled: true; objects: number } | { labelled: false; reason: string };
 
@@ -30,7 +30,11 @@ export interface BatchLabelOutcome {
   failed: string[];
 }
 
-/** A batch of requests, one asset after another; one that fails is tried once more, then given up. */
+/**
+ * A batch of requests, one asset after another; one that fails is tried once more, then given up.
+ * Before each asset it lets moderation in this process finish what it is doing (the detector takes
+ * a core for ~0.15 s per image): decisions come first, for at most SIEVE_IMAGE_LABELS_YIELD_MS per batch.
+ */
 export async function labelAssets(requests: readonly LabelAssetData[]): Promise<BatchLabelOutcome> {
   const outcome: BatchLabelOutcome = { labelled: 0, skipped: 0, failed: [] };
   const deadline = Date.now() + config().pipeline.imageLabelsYieldMs;
@@ -48,16 +52,16 @@ export async function labelAssets(requests: readonly LabelAssetData[]): Promise<
   return outcome;
 }
 
-/** How long moderation must have been idle before an image is labelled (a backlog's batches follow each other within it). */
-const QUIET_MS = 1500;
-
 /** What settles a request: the asset is gone or reprocessed, or its copies are gone (labelled before). */
 export async function labelAsset(data: LabelAssetData): Promise<LabelOutcome> {
   const frames: FrameLabels[] = [];
   let model = "";
   for (let index = 0; index < data.sources; index++) {
     const source = await readLabelSource(data, index);
-    if (!source) return { labelled: false, reason: `copy ${index} is gone (labelled already, or the content was deleted)` };
+    if (!source) {
+      await deleteLabelSources(data);
+      return { labelled: false, reason: `copy ${index} is gone (labelled already, or the content was deleted)` };
+    }
     const seen = await labelImage(source, { minObjectScore: SEARCH_MIN_OBJECT_SCORE });
     model = seen.model;
     frames.push({ objects: seen.objects, colours: seen.colours, faces: seen.faces });
