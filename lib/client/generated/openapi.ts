@@ -861,6 +861,7 @@ export interface components {
             safetyHold: components["schemas"]["SafetyHold"] | null;
             rejectionNote: string | null;
             extractedText: string | null;
+            imageLabels: components["schemas"]["ImageLabels"] | null;
             processingOptions: {
                 keepContentAfterProcessing?: boolean | null;
                 flaggedContentPolicy?: {
@@ -987,6 +988,29 @@ export interface components {
             /** @description Not before startSeconds */
             endSeconds: number;
             categories: components["schemas"]["ReportCategories"];
+            /** @description `frame` segments only: what the frame shows (objects, colours, faces), added by the labelling step after the decision */
+            labels?: {
+                /** @description Most confident first */
+                objects: components["schemas"]["ObjectLabel"][];
+                /** @description Dominant named colours, largest share first */
+                colours: components["schemas"]["ColourLabel"][];
+                /** @description Faces detected (in a video: the most in one frame) */
+                faces: number;
+            };
+        };
+        ObjectLabel: {
+            /** @description A COCO object class as the detector names it: person, car, dog, cell phone, … */
+            label: string;
+            /** @description The detector's highest score for it */
+            confidence: number;
+            /** @description How many were detected (in a video: the most in one frame) */
+            count: number;
+        };
+        ColourLabel: {
+            /** @description red, orange, yellow, green, blue, purple, pink, brown, black, white or gray */
+            name: string;
+            /** @description Share of the pixels (in a video: the mean over the frames) */
+            fraction: number;
         };
         /** @description Delivery restriction for suspected illegal content; changes answer 423 asset/safety-held */
         SafetyHold: components["schemas"]["OperatorSafetyHold"] | components["schemas"]["HashListSafetyHold"];
@@ -1016,9 +1040,22 @@ export interface components {
             /** @description When the hold was placed, ms since epoch */
             heldAt: number;
         };
+        /** @description What an image or a video's sampled frames show: detected objects with counts, dominant colours and faces. Computed after the moderation decision (it does not delay it) for images and videos; null until then, for other types, and when labelling failed. */
+        ImageLabels: {
+            /** @description Most confident first */
+            objects: components["schemas"]["ObjectLabel"][];
+            /** @description Dominant named colours, largest share first */
+            colours: components["schemas"]["ColourLabel"][];
+            /** @description Faces detected (in a video: the most in one frame) */
+            faces: number;
+            /** @description The models that labelled it, with their versions */
+            model: string;
+            /** @description When, ms since epoch */
+            labeledAt: number;
+        };
         AssetSearchResult: {
             asset: components["schemas"]["Asset"];
-            /** @description Relevance in [0, 1); higher is better. Comparable only within one query. */
+            /** @description Relevance in [0, 1]; higher is better. Comparable only within one query and mode. */
             rank: number;
         };
         BatchOperation: {
@@ -1222,9 +1259,12 @@ export type SchemaQualifierValue = components['schemas']['QualifierValue'];
 export type SchemaJsonValue = components['schemas']['JsonValue'];
 export type SchemaReportMedia = components['schemas']['ReportMedia'];
 export type SchemaReportSegment = components['schemas']['ReportSegment'];
+export type SchemaObjectLabel = components['schemas']['ObjectLabel'];
+export type SchemaColourLabel = components['schemas']['ColourLabel'];
 export type SchemaSafetyHold = components['schemas']['SafetyHold'];
 export type SchemaOperatorSafetyHold = components['schemas']['OperatorSafetyHold'];
 export type SchemaHashListSafetyHold = components['schemas']['HashListSafetyHold'];
+export type SchemaImageLabels = components['schemas']['ImageLabels'];
 export type SchemaAssetSearchResult = components['schemas']['AssetSearchResult'];
 export type SchemaBatchOperation = components['schemas']['BatchOperation'];
 export type SchemaFolder = components['schemas']['Folder'];
@@ -2446,12 +2486,18 @@ export interface operations {
     searchAssets: {
         parameters: {
             query: {
-                /** @description Keywords or a description, in web-search syntax: words must all match (stemmed), "quoted phrases" match as phrases, `or` between words matches either, and a leading `-` excludes a word. */
+                /** @description What to find. In `natural` mode a description in plain words ("two dogs on a beach", "red car", "puppy"): objects, colours, faces, numbers and other words are matched against what the images show and against the assets' text; "quoted phrases" match as phrases and a leading `-` excludes a word. In `keywords` mode web-search syntax: every word must match, `or` between words matches either. */
                 q: string;
+                /** @description `natural` (default) ranks assets by how many of the description's concepts they match; `keywords` needs every word */
+                mode?: "natural" | "keywords";
                 pageIndex?: number;
                 pageSize?: number;
                 /** @description Only assets of this type */
                 type?: "image" | "video" | "audio" | "plaintext-document" | "multimedia-document" | "website" | "file";
+                /** @description Only assets with this status */
+                status?: "uploading" | "pending" | "approved" | "rejected" | "error";
+                /** @description Only assets directly in this folder */
+                folderId?: string;
                 /** @description false searches only top-level assets; by default extracted children (parentId set) are searched too */
                 includeChildren?: "0" | "1" | "true" | "false";
             };
