@@ -160,7 +160,7 @@ async function analyzeImage(row: Row, bytes: Buffer, thresholds: CategoryThresho
   }
   // From the image as judged (decoded or downscaled already when that was needed), beside the judging.
   const render = () => (input.pixels ? rawPreview(input.pixels) : imagePreview(input.data));
-  const copy = keepLabelSources(row, async () => [await labelSourceJpeg(input.pixels ?? input.data)], false, out.notes);
+  const copy = keepLabelSources(row, async () => [await labelSourceJpeg(input.data)], false, out.notes);
   const [judged, preview] = await withPreview(judgeImage(row, bytes, input, thresholds, out), previewer?.("image", render));
   return { ...judged, preview, labelSources: await copy };
 }
