@@ -17,6 +17,8 @@ const bin = (name: string) => path.join(root, "node_modules", ".bin", name);
 let passed = 0;
 let failed = 0;
 const failures: string[] = [];
+const failedTests: string[] = [];
+const flakyTests: string[] = [];
 
 function step(name: string, command: string, args: string[], env: Record<string, string> = {}): boolean {
   console.log(`\n=== ${name} ===`);
@@ -32,6 +34,36 @@ function check(name: string, command: string, args: string[]) {
   }
 }
 
+type VitestReport = {
+  numPassedTests: number;
+  numFailedTests: number;
+  testResults?: { name: string; message?: string; assertionResults?: { status: string; fullName: string; failureMessages?: string[] }[] }[];
+};
+
+/**
+ * The failed tests by file and name, with the first line of their error (the CI log keeps only its
+ * tail), and the tests that passed only when run again (vitest keeps the first run's errors).
+ */
+function vitestTroubles(report: VitestReport): { failed: string[]; flaky: string[] } {
+  const failed: string[] = [];
+  const flaky: string[] = [];
+  for (const file of report.testResults ?? []) {
+    const where = path.relative(process.cwd(), file.name);
+    const tests = file.assertionResults ?? [];
+    for (const test of tests) {
+      const line = `${where} > ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`;
+      if (test.status === "failed") failed.push(line);
+      else if (test.status === "passed" && test.failureMessages?.length) flaky.push(line);
+    }
+    if (!tests.some((test) => test.status === "failed") && file.message) failed.push(`${where}: ${firstLine(file.message)}`);
+  }
+  return { failed, flaky };
+}
+
+function firstLine(text: string | undefined): string {
+  return (text ?? "").split("\n", 1)[0]?.slice(0, 300) ?? "";
+}
+
 function vitest(project: string) {
   const report = path.join(reports, `vitest-${project}.json`);
   const ok = step(`vitest ${project}`, bin("vitest"), ["run", "--project", project], { VITEST_JSON_REPORT: report });
@@ -40,8 +72,11 @@ function vitest(project: string) {
     failures.push(`vitest ${project} (no report)`);
     return;
   }
-  const summary = JSON.parse(readFileSync(report, "utf8")) as { numPassedTests: number; numFailedTests: number; numTotalTestSuites: number; numFailedTestSuites: number };
+  const summary = JSON.parse(readFileSync(report, "utf8")) as VitestReport;
   passed += summary.numPassedTests;
+  const troubles = vitestTroubles(summary);
+  failedTests.push(...troubles.failed);
+  flakyTests.push(...troubles.flaky);
   failed += summary.numFailedTests;
   if (summary.numFailedTests > 0 || !ok) failures.push(`vitest ${project}`);
   if (!ok && summary.numFailedTests === 0) failed++; // a suite that failed to load counts too
@@ -92,5 +127,7 @@ function build(): boolean {
 if (wants("http") && build()) vitest("http");
 if (wants("e2e") && build()) playwright();
 
+if (flakyTests.length) console.log(`\nPassed only when run again (flaky, to be fixed):\n${flakyTests.map((line) => `  ${line}`).join("\n")}`);
+if (failedTests.length) console.log(`\nFailed tests:\n${failedTests.map((line) => `  ${line}`).join("\n")}`);
 console.log(`\n${failures.length ? `Failed: ${failures.join(", ")}\n` : ""}${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
