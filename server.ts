@@ -8,6 +8,7 @@ import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
 import { setUserPassword } from "@/lib/admin/users";
 import { expireAbandonedUploads } from "@/lib/assets/multipart";
+import { reconcileLabelQueue } from "@/lib/assets/labels/queue";
 import { reconcilePendingAssets } from "@/lib/assets/processing/reconcile";
 import { PERMISSIONS } from "@/lib/auth/permissions";
 import { pruneExpiredSessions } from "@/lib/auth/sessions";
@@ -65,13 +66,14 @@ runServer({
         },
       },
       // The job outbox (at start too: what a crashed process left goes out at once), then pending
-      // assets without a run.
+      // assets without a run, and assets long waiting for their labels.
       {
         label: "pipeline reconciliation",
         intervalMs: Math.min(MAINTENANCE_MS, config().pipeline.reconcileAfterSeconds * 1000),
         run: async () => {
           await kickOutbox();
           await reconcilePendingAssets();
+          await reconcileLabelQueue();
         },
       },
     ]);

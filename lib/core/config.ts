@@ -87,7 +87,7 @@ const envSchema = z.object({
   SIEVE_IMAGE_MODEL_WORKERS: int(1).max(16).optional(),
   // Object, colour and face labels for images and video frames (lib/assets/labels), after the decision.
   SIEVE_IMAGE_LABELS: bool.default(true),
-  SIEVE_IMAGE_LABELS_YIELD_MS: int(0).default(60_000),
+  SIEVE_IMAGE_LABELS_YIELD_MS: int(0).default(600_000),
   SIEVE_CLASSIFIER_TIMEOUT_MS: int(100).default(20_000),
   SIEVE_OPENAI_MODERATION_URL: z.string().url().optional(),
   SIEVE_OPENAI_MODERATION_KEY: z.string().optional(),
@@ -217,7 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       reconcileAfterSeconds: e.SIEVE_PROCESSING_RECONCILE_SECONDS,
       /** Whether images and video frames get object, colour and face labels after their decision. */
       imageLabels: e.SIEVE_IMAGE_LABELS,
-      /** How long a labelling run waits at most for moderation in the same process to go quiet. */
+      /** The longest an asset's labels wait for moderation in the same process to go quiet, from its decision. */
       imageLabelsYieldMs: e.SIEVE_IMAGE_LABELS_YIELD_MS,
     },
     classifiers: {

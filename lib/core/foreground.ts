@@ -22,16 +22,17 @@ export async function asForeground<T>(work: () => Promise<T>): Promise<T> {
 }
 
 /**
- * Resolves once no foreground work has run for `quietMs`, or after `maxWaitMs` at the latest (so
- * background work is delayed by a long burst, never starved by it).
+ * Resolves true once no foreground work has run for `quietMs`, or false after `maxWaitMs` at the
+ * latest (the caller decides whether background work goes ahead anyway, or waits again later).
  */
-export async function waitForQuiet(options: { quietMs: number; maxWaitMs: number; pollMs?: number }): Promise<void> {
+export async function waitForQuiet(options: { quietMs: number; maxWaitMs: number; pollMs?: number }): Promise<boolean> {
   const deadline = Date.now() + options.maxWaitMs;
   const poll = options.pollMs ?? 100;
   for (;;) {
     const s = state();
     const quiet = s.running === 0 && Date.now() - s.lastEndedAt >= options.quietMs;
-    if (quiet || Date.now() >= deadline) return;
+    if (quiet) return true;
+    if (Date.now() >= deadline) return false;
     await new Promise((resolve) => setTimeout(resolve, poll));
   }
 }

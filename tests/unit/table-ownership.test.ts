@@ -11,6 +11,7 @@ import {
   UPSERT_CHILD_ASSET,
 } from "@/lib/assets/processing/outcome";
 import { REQUEUE_STALE_PENDING } from "@/lib/assets/processing/reconcile";
+import { OLDEST_QUEUED_LABELS, QUEUE_LABELLING, REMOVE_FROM_LABEL_QUEUE, TAKE_DUE_LABELS } from "@/lib/assets/labels/queue";
 import { DELETE_LABEL_TERMS, INSERT_LABEL_TERMS, LOCK_LABELLED_ASSET, UPDATE_IMAGE_LABELS } from "@/lib/assets/labels/store";
 import { NATURAL_SEARCH } from "@/lib/assets/search/natural";
 import { SELECT_CDN_ASSET } from "@/lib/cdn/asset-state";
@@ -84,6 +85,7 @@ const STATEMENTS: Record<string, string> = {
   BUFFER_BATCH_EVENT,
   UPDATE_IMAGE_LABELS,
   INSERT_LABEL_TERMS,
+  QUEUE_LABELLING,
 };
 
 /** Hand-written reads: no column list to compare, but they must prepare like the writes. */
@@ -112,8 +114,11 @@ const READS: Record<string, string> = {
   SELECT_NEXT_BATCH_DUE,
   LOCK_LABELLED_ASSET,
   NATURAL_SEARCH,
+  TAKE_DUE_LABELS,
+  OLDEST_QUEUED_LABELS,
   // DELETEs: no column list to compare.
   DELETE_LABEL_TERMS,
+  REMOVE_FROM_LABEL_QUEUE,
   TAKE_BATCH,
   TAKE_OUTBOX_BATCH,
 };
@@ -191,6 +196,7 @@ function sourceFiles(dir: string): string[] {
 const OWNERS: { table: string; model: string; owner: RegExp }[] = [
   { table: "assets", model: "asset", owner: /^lib\/assets\// },
   { table: "asset_labels", model: "assetLabel", owner: /^lib\/assets\// },
+  { table: "label_queue", model: "labelQueue", owner: /^lib\/assets\/labels\/queue\.ts$/ },
   { table: "events", model: "event", owner: /^lib\/events\// },
   { table: "pipeline_outbox", model: "pipelineOutbox", owner: /^lib\/jobs\/outbox\.ts$/ },
   { table: "connector_deliveries", model: "connectorDelivery", owner: /^lib\/connectors\// },

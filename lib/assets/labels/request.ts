@@ -1,8 +1,6 @@
 import type { LabelTarget } from "./sources";
 
-/** The job that asks for an asset's labels after its decision (inngest/functions/label-asset.ts). */
-export const LABEL_ASSET_EVENT = "sieve/asset.label-requested";
-
+/** An asset whose labels are due (a row of label_queue, lib/assets/labels/queue.ts). */
 export interface LabelAssetData extends LabelTarget {
   /** How many copies were stored: 1 for an image, one per sampled frame for a video. */
   sources: number;

@@ -3,13 +3,15 @@ import { config } from "@/lib/core/config";
 import { waitForQuiet } from "@/lib/core/foreground";
 import { labelImage, OBJECT_MIN_SCORE } from "@/lib/media/vision";
 import { aggregateFrames, searchTerms } from "./aggregate";
+import { removeFromLabelQueue, takeDueLabels } from "./queue";
 import type { LabelAssetData } from "./request";
 import { deleteLabelSources, readLabelSource } from "./sources";
 import { saveImageLabels } from "./store";
 
-// The labelling step (inngest/functions/label-asset.ts), after an image's or a video's decision:
-// reads the downscaled copies the analysis stored, labels each (objects, colours, faces), saves the
-// asset's labels and search terms and deletes the copies.
+// The labelling step (inngest/functions/label-assets.ts), after an image's or a video's decision:
+// takes the due assets from label_queue (queue.ts), reads the downscaled copies the analysis
+// stored, labels each (objects, colours, faces), saves the asset's labels and search terms, deletes
+// the copies and the queue row.
 
 /**
  * Search also reads detections below the labels' threshold (OBJECT_MIN_SCORE): scored by their
@@ -20,10 +22,16 @@ export const SEARCH_MIN_OBJECT_SCORE = 0.15;
 
 /** How long moderation must have been idle before an image is labelled (a backlog's batches follow each other within it). */
 const QUIET_MS = 1500;
+/** How long one step waits for quiet before it hands back (the function then starts another step). */
+const STEP_WAIT_MS = 30_000;
 
 export type LabelOutcome = { labelled: true; objects: number } | { labelled: false; reason: string };
 
 export interface BatchLabelOutcome {
+  /** Assets taken from the queue. */
+  taken: number;
+  /** Moderation was busy and the next asset is not overdue: it stays queued for the next step. */
+  deferred: boolean;
   labelled: number;
   skipped: number;
   /** Assets whose labelling failed twice: left unlabelled, their copies deleted. */
@@ -31,15 +39,25 @@ export interface BatchLabelOutcome {
 }
 
 /**
- * A batch of requests, one asset after another; one that fails is tried once more, then given up.
- * Before each asset it lets moderation in this process finish what it is doing (the detector takes
- * a core for ~0.15 s per image): decisions come first, for at most SIEVE_IMAGE_LABELS_YIELD_MS per batch.
+ * The oldest `limit` queued assets, one after another; one that fails is tried once more, then
+ * given up. Each leaves the queue when settled, so a crash repeats only the unsettled ones.
+ * Decisions come first: before each asset it waits until moderation in this process has been idle
+ * for a moment (the detector takes a core for ~0.15 s per image, and a backlog drained 8 % slower
+ * while its images were labelled), for at most STEP_WAIT_MS; when moderation is still busy it
+ * defers the rest to the next step, unless the asset was decided SIEVE_IMAGE_LABELS_YIELD_MS ago,
+ * the longest labels may wait: a backlog delays labels, and a never-ending one cannot starve them.
  */
-export async function labelAssets(requests: readonly LabelAssetData[]): Promise<BatchLabelOutcome> {
-  const outcome: BatchLabelOutcome = { labelled: 0, skipped: 0, failed: [] };
-  const deadline = Date.now() + config().pipeline.imageLabelsYieldMs;
-  for (const request of requests) {
-    await waitForQuiet({ quietMs: QUIET_MS, maxWaitMs: Math.max(0, deadline - Date.now()) });
+export async function labelDueAssets(limit: number, options: { stepWaitMs?: number } = {}): Promise<BatchLabelOutcome> {
+  const requests = await takeDueLabels(limit);
+  const outcome: BatchLabelOutcome = { taken: requests.length, deferred: false, labelled: 0, skipped: 0, failed: [] };
+  const stepDeadline = Date.now() + (options.stepWaitMs ?? STEP_WAIT_MS);
+  for (const { queuedAt, ...request } of requests) {
+    const overdueAt = queuedAt + config().pipeline.imageLabelsYieldMs;
+    const quiet = await waitForQuiet({ quietMs: QUIET_MS, maxWaitMs: Math.max(0, Math.min(stepDeadline, overdueAt) - Date.now()) });
+    if (!quiet && Date.now() < overdueAt) {
+      outcome.deferred = true;
+      break;
+    }
     const result = await labelAsset(request).catch(() => labelAsset(request)).catch(async (error: unknown) => {
       console.warn(`[sieve] labelling asset ${request.assetId} failed: ${(error as Error).message}`);
       await deleteLabelSources(request).catch(() => undefined);
@@ -48,6 +66,7 @@ export async function labelAssets(requests: readonly LabelAssetData[]): Promise<
     if (!result) outcome.failed.push(request.assetId);
     else if (result.labelled) outcome.labelled++;
     else outcome.skipped++;
+    await removeFromLabelQueue(request);
   }
   return outcome;
 }

@@ -9,8 +9,8 @@ import type { Asset as AssetRow } from "@/lib/db/generated/client";
 import type { AssetType, ModerationAction, UnanalysableAction } from "@/lib/db/generated/enums";
 import { withTransaction } from "@/lib/db/transaction";
 import { recordEvents, type NewEvent } from "@/lib/events/record";
-import { enqueueJobs, kickOutbox, type JobMessage } from "@/lib/jobs/outbox";
-import { LABEL_ASSET_EVENT, type LabelAssetData } from "@/lib/assets/labels/request";
+import { labellingQueued, queueLabelling } from "@/lib/assets/labels/queue";
+import type { LabelAssetData } from "@/lib/assets/labels/request";
 import { deleteLabelSources } from "@/lib/assets/labels/sources";
 import { announceDecision, DECISION_CHANNEL } from "./dispatch";
 import type { ProcessAssetData } from "./request";
@@ -123,23 +123,18 @@ export async function applyProcessingOutcome(data: Ref, decide: (asset: LockedAs
     await writeOutcome(client, asset, outcome);
     for (const child of outcome.children) await upsertChild(client, asset.id, child);
     await recordEvents(client, outcome.events);
-    if (outcome.labelRequest) await enqueueJobs(client, [labelJob(outcome.labelRequest)]);
+    const labelsWindow = outcome.labelRequest ? await queueLabelling(client, outcome.labelRequest) : null;
     const held = asset.safetyHold !== null || outcome.hold !== null;
     // Held content is evidence: never removed automatically.
     const removed = outcome.removeContent && !held ? await markContentRemoved(client, asset.id) : null;
     await client.query(`SELECT pg_notify($1, $2)`, [DECISION_CHANNEL, asset.id]);
     const unread = outcome.dropLabelSources ? { projectId: asset.projectId, assetId: asset.id, generation: data.generation } : null;
-    return { applied: true, status: outcome.status as AssetRow["status"], removed, labelling: outcome.labelRequest !== null, unread };
+    return { applied: true, status: outcome.status as AssetRow["status"], removed, labelsWindow, unread };
   });
-  if ("labelling" in result && result.labelling) void kickOutbox();
+  if ("labelsWindow" in result) labellingQueued(result.labelsWindow ?? null);
   // Best effort: copies left behind by a crash here are removed with the asset or its content.
   if ("unread" in result && result.unread) await deleteLabelSources(result.unread).catch(() => undefined);
   return afterCommit(data.assetId, result);
-}
-
-/** Deduplicated per processing generation: a re-run decision queues the same job. */
-function labelJob(request: LabelAssetData): JobMessage {
-  return { id: `label-${request.assetId}-${request.generation}`, name: LABEL_ASSET_EVENT, data: { ...request } };
 }
 
 /**
