@@ -62,6 +62,12 @@ export type FrameLabels = z.infer<typeof frameLabelsSchema>;
 
 export const imageLabelsSchema = frameLabelsSchema
   .extend({
+    description: z
+      .string()
+      .nullable()
+      .describe(
+        "One sentence about the image from the configured describer (SIEVE_IMAGE_LABEL_PROVIDERS=detector,describer: a vision-language model); null without one, and for videos",
+      ),
     model: z.string().describe("The models that labelled it, with their versions"),
     labeledAt: z.number().int().describe("When, ms since epoch"),
   })

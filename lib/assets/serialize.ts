@@ -57,7 +57,7 @@ export function serializeAsset(row: AssetRow): ApiAsset {
     safetyHold: storedJson<SafetyHold>(row.safetyHold),
     rejectionNote: row.rejectionNote,
     extractedText: row.extractedText,
-    imageLabels: storedJson<ImageLabels>(row.imageLabels),
+    imageLabels: imageLabelsOf(row.imageLabels),
     processingOptions: storedJson<NonNullable<ProcessingOptions>>(row.processingOptions),
     visibility: row.visibility,
     storageDeletedAt: ms(row.storageDeletedAt),
@@ -74,4 +74,10 @@ export function assetSnapshot(row: AssetRow): EventAssetSnapshot {
     flagged: row.flagged,
     moderationAction: row.moderationAction,
   };
+}
+
+/** Labels stored before descriptions existed have none. */
+function imageLabelsOf(stored: Prisma.JsonValue): ImageLabels | null {
+  const labels = storedJson<ImageLabels>(stored);
+  return labels ? { ...labels, description: labels.description ?? null } : null;
 }

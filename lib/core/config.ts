@@ -88,6 +88,23 @@ const envSchema = z.object({
   // Object, colour and face labels for images and video frames (lib/assets/labels), after the decision.
   SIEVE_IMAGE_LABELS: bool.default(true),
   SIEVE_IMAGE_LABELS_YIELD_MS: int(0).default(600_000),
+  // Who labels (lib/assets/labels/providers.ts): `detector` (the shipped models, always) and
+  // `describer` (a vision-language model behind an OpenAI-compatible chat-completions endpoint
+  // writes a sentence about each image, and search reads its words).
+  SIEVE_IMAGE_LABEL_PROVIDERS: z
+    .string()
+    .default("detector")
+    .transform((value) => value.split(",").map((p) => p.trim()).filter(Boolean))
+    .pipe(
+      z
+        .array(z.enum(["detector", "describer"], { error: "each must be detector or describer" }))
+        .refine((list) => list.includes("detector"), "must include detector (the describer adds to its labels)"),
+    ),
+  SIEVE_IMAGE_DESCRIBER_BASE_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL such as http://localhost:11434/v1" }).optional(),
+  SIEVE_IMAGE_DESCRIBER_MODEL: z.string().min(1).optional(),
+  SIEVE_IMAGE_DESCRIBER_API_KEY: z.string().optional(),
+  SIEVE_IMAGE_DESCRIBER_TIMEOUT_MS: int(100).default(60_000),
+  SIEVE_IMAGE_DESCRIBER_RETRIES: int(0).max(5).default(2),
   SIEVE_CLASSIFIER_TIMEOUT_MS: int(100).default(20_000),
   SIEVE_OPENAI_MODERATION_URL: z.string().url().optional(),
   SIEVE_OPENAI_MODERATION_KEY: z.string().optional(),
@@ -113,6 +130,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     throw new Error(`Invalid configuration: ${problems}`);
   }
   const e = parsed.data;
+  if (e.SIEVE_IMAGE_LABEL_PROVIDERS.includes("describer") && (!e.SIEVE_IMAGE_DESCRIBER_BASE_URL || !e.SIEVE_IMAGE_DESCRIBER_MODEL)) {
+    throw new Error("Invalid configuration: SIEVE_IMAGE_LABEL_PROVIDERS: describer needs SIEVE_IMAGE_DESCRIBER_BASE_URL and SIEVE_IMAGE_DESCRIBER_MODEL");
+  }
   const dataDir = path.resolve(e.DATA_DIR);
   const publicUrl = (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, "");
   return {
@@ -219,6 +239,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       imageLabels: e.SIEVE_IMAGE_LABELS,
       /** The longest an asset's labels wait for moderation in the same process to go quiet, from its decision. */
       imageLabelsYieldMs: e.SIEVE_IMAGE_LABELS_YIELD_MS,
+      /** Who labels images: the detector, and the describer when listed. */
+      imageLabelProviders: e.SIEVE_IMAGE_LABEL_PROVIDERS,
+      imageDescriber: {
+        baseUrl: e.SIEVE_IMAGE_DESCRIBER_BASE_URL,
+        model: e.SIEVE_IMAGE_DESCRIBER_MODEL,
+        apiKey: e.SIEVE_IMAGE_DESCRIBER_API_KEY,
+        attemptTimeoutMs: e.SIEVE_IMAGE_DESCRIBER_TIMEOUT_MS,
+        retries: e.SIEVE_IMAGE_DESCRIBER_RETRIES,
+      },
     },
     classifiers: {
       /** Comma-separated: `local` (rules + nsfwjs + OCR), `openai` (an OpenAI-moderation-compatible API), `llm` (a safety model behind a chat-completions API). */

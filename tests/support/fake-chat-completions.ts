@@ -60,13 +60,25 @@ function openAIError(res: http.ServerResponse, status: number, message: string, 
   sendJson(res, status, { error: { message, type, param: null, code } });
 }
 
+/** OpenAI's content parts: text, and images as data: or http(s) URLs. */
+function validParts(content: unknown): boolean {
+  if (!Array.isArray(content) || content.length === 0) return false;
+  return content.every(
+    (part) =>
+      (part?.type === "text" && typeof part.text === "string") ||
+      (part?.type === "image_url" && typeof part.image_url?.url === "string" && /^(data:image\/[a-z+.-]+;base64,|https?:\/\/)/.test(part.image_url.url)),
+  );
+}
+
 /** Why the body is not a valid non-streaming chat-completions request, or null. */
 function invalidRequest(body: any): string | null {
   if (!body || typeof body !== "object" || Array.isArray(body)) return "body must be a JSON object";
   if (typeof body.model !== "string" || body.model === "") return "model is required";
   if (!Array.isArray(body.messages) || body.messages.length === 0) return "messages must be a non-empty array";
   for (const m of body.messages) {
-    if (!m || !ROLES.has(m.role) || typeof m.content !== "string") return "each message needs a role and string content";
+    if (!m || !ROLES.has(m.role) || !(typeof m.content === "string" || validParts(m.content))) {
+      return "each message needs a role and content: a string, or parts of {type: text, text} and {type: image_url, image_url: {url}}";
+    }
   }
   if (body.stream !== undefined && body.stream !== false) return "this fake does not stream";
   if (body.temperature !== undefined && (typeof body.temperature !== "number" || body.temperature < 0 || body.temperature > 2)) return "temperature must be 0..2";
@@ -176,8 +188,9 @@ export async function startFakeChatCompletions(options: { model: string; apiKey?
       queued.push(...behaviours);
     },
     userContent(request) {
-      const messages = (request.body?.messages ?? []) as { role: string; content: string }[];
-      return messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
+      const messages = (request.body?.messages ?? []) as { role: string; content: string | { type: string; text?: string }[] }[];
+      const content = messages.filter((m) => m.role === "user").at(-1)?.content ?? "";
+      return typeof content === "string" ? content : content.map((part) => part.text ?? "").join("");
     },
     close() {
       for (const timer of timers) clearTimeout(timer);

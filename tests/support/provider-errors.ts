@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import { ProviderError } from "@/lib/moderation/providers/types";
+import { ProviderError } from "@/lib/core/provider-error";
 
 /** The ProviderError a classification (or a chat request) rejects with; fails the test otherwise. */
 export async function providerError(promise: Promise<unknown>): Promise<ProviderError> {

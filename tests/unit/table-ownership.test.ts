@@ -12,7 +12,7 @@ import {
 } from "@/lib/assets/processing/outcome";
 import { REQUEUE_STALE_PENDING } from "@/lib/assets/processing/reconcile";
 import { OLDEST_QUEUED_LABELS, QUEUE_LABELLING, REMOVE_FROM_LABEL_QUEUE, TAKE_DUE_LABELS } from "@/lib/assets/labels/queue";
-import { DELETE_LABEL_TERMS, INSERT_LABEL_TERMS, LOCK_LABELLED_ASSET, UPDATE_IMAGE_LABELS } from "@/lib/assets/labels/store";
+import { DELETE_LABEL_TERMS, INSERT_DESCRIPTION_TERMS, INSERT_LABEL_TERMS, LOCK_LABELLED_ASSET, UPDATE_IMAGE_LABELS } from "@/lib/assets/labels/store";
 import { NATURAL_SEARCH } from "@/lib/assets/search/natural";
 import { SELECT_CDN_ASSET } from "@/lib/cdn/asset-state";
 import { SELECT_CDN_LENS } from "@/lib/cdn/lens-lookup";
@@ -86,6 +86,7 @@ const STATEMENTS: Record<string, string> = {
   UPDATE_IMAGE_LABELS,
   INSERT_LABEL_TERMS,
   QUEUE_LABELLING,
+  INSERT_DESCRIPTION_TERMS,
 };
 
 /** Hand-written reads: no column list to compare, but they must prepare like the writes. */

@@ -1,9 +1,10 @@
 import type { FrameLabels, ImageLabels } from "@/lib/assets/field-schemas";
 import { config } from "@/lib/core/config";
 import { waitForQuiet } from "@/lib/core/foreground";
-import { labelImage, OBJECT_MIN_SCORE } from "@/lib/media/vision";
+import { OBJECT_MIN_SCORE } from "@/lib/media/vision";
 import { aggregateFrames, searchTerms } from "./aggregate";
 import { removeFromLabelQueue, takeDueLabels } from "./queue";
+import { imageLabelProviders, type ImageLabelProvider, type SeenInImage } from "./providers";
 import type { LabelAssetData } from "./request";
 import { deleteLabelSources, readLabelSource } from "./sources";
 import { saveImageLabels } from "./store";
@@ -73,22 +74,41 @@ export async function labelDueAssets(limit: number, options: { stepWaitMs?: numb
 
 /** What settles a request: the asset is gone or reprocessed, or its copies are gone (labelled before). */
 export async function labelAsset(data: LabelAssetData): Promise<LabelOutcome> {
+  const providers = imageLabelProviders().filter((provider) => !data.frames || provider.framesToo);
   const frames: FrameLabels[] = [];
-  let model = "";
+  const models = new Set<string>();
+  let description: string | null = null;
   for (let index = 0; index < data.sources; index++) {
     const source = await readLabelSource(data, index);
     if (!source) {
       await deleteLabelSources(data);
       return { labelled: false, reason: `copy ${index} is gone (labelled already, or the content was deleted)` };
     }
-    const seen = await labelImage(source, { minObjectScore: SEARCH_MIN_OBJECT_SCORE });
-    model = seen.model;
-    frames.push({ objects: seen.objects, colours: seen.colours, faces: seen.faces });
+    const seen = await Promise.all(providers.map((provider) => seeWith(provider, source, data.assetId)));
+    for (const { labels, description: said, model } of seen.filter((s) => s !== null)) {
+      models.add(model);
+      if (labels) frames.push(labels);
+      if (said) description = said;
+    }
   }
   const all = aggregateFrames(frames);
   const sure = (frame: FrameLabels): FrameLabels => ({ ...frame, objects: frame.objects.filter((o) => o.confidence >= OBJECT_MIN_SCORE) });
-  const labels: ImageLabels = { ...sure(all), model, labeledAt: Date.now() };
+  const labels: ImageLabels = { ...sure(all), description, model: [...models].join("+"), labeledAt: Date.now() };
   const saved = await saveImageLabels(data, { labels, frames: data.frames ? frames.map(sure) : null, terms: searchTerms(all) });
   await deleteLabelSources(data);
   return saved ? { labelled: true, objects: labels.objects.length } : { labelled: false, reason: "the asset is gone or was reprocessed" };
+}
+
+/**
+ * What one provider saw. The detector's failure fails the attempt; a describer's leaves the labels
+ * without a description (an endpoint that is down must not cost the images their detected labels).
+ */
+async function seeWith(provider: ImageLabelProvider, image: Buffer, assetId: string): Promise<SeenInImage | null> {
+  try {
+    return await provider.see(image, { minObjectScore: SEARCH_MIN_OBJECT_SCORE });
+  } catch (error) {
+    if (provider.id === "detector") throw error;
+    console.warn(`[sieve] ${provider.id} failed for asset ${assetId}, labelled without it: ${(error as Error).message}`);
+    return null;
+  }
 }

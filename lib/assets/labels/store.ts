@@ -21,6 +21,19 @@ export const INSERT_LABEL_TERMS = `INSERT INTO asset_labels (asset_id, project_i
    WHERE a.id = $1::uuid`;
 
 /**
+ * A description's words as terms `word:<lexeme>` (PostgreSQL's English stemming, stop words left
+ * out), which natural-language search matches with the query's words stemmed the same way.
+ */
+export const INSERT_DESCRIPTION_TERMS = `INSERT INTO asset_labels (asset_id, project_id, term, score, count, created_at)
+  SELECT a.id, a.project_id, 'word:' || w.lexeme, $3::real, 1, a.created_at
+    FROM assets a, unnest(tsvector_to_array(to_tsvector('english'::regconfig, $2::text))) AS w(lexeme)
+   WHERE a.id = $1::uuid
+  ON CONFLICT (asset_id, term) DO NOTHING`;
+
+/** A described word is about as sure as a confident detection (the describer names what it saw). */
+export const DESCRIPTION_WORD_SCORE = 0.9;
+
+/**
  * Saves an asset's labels (and, for a video, each frame segment's) with its search terms, in one
  * transaction; false when the asset is gone or was reprocessed since (a newer run labels it).
  */
@@ -39,6 +52,7 @@ export async function saveImageLabels(
     if (terms.length > 0) {
       await client.query(INSERT_LABEL_TERMS, [target.assetId, terms.map((t) => t.term), terms.map((t) => t.score), terms.map((t) => t.count)]);
     }
+    if (labels.description) await client.query(INSERT_DESCRIPTION_TERMS, [target.assetId, labels.description, DESCRIPTION_WORD_SCORE]);
     return true;
   });
 }

@@ -15,6 +15,9 @@ import { RELATION_WEIGHT, type Concept, type ParsedQuery } from "./query";
  *   normalised), so a word in the name counts fully and one in OCR text about a fifth. The labelling
  *   step's labels are not in that document (store.ts), so "dog" reads only the assets whose text
  *   says dog there. A concept takes its best score.
+ * - a described word (a describer's sentence, labels/store.ts): every concept's word, and an object's
+ *   labels (× their relation's weight), stemmed by PostgreSQL's English configuration, against the
+ *   description's words: DESCRIPTION_WORD_SCORE each, no counts;
  * Label scores come from asset_labels (one row per asset and term, indexed by project and term).
  */
 export const NATURAL_SEARCH = `WITH label_terms AS (
@@ -23,11 +26,19 @@ export const NATURAL_SEARCH = `WITH label_terms AS (
     SELECT ci, CASE WHEN phrase THEN phraseto_tsquery('english'::regconfig, q) || phraseto_tsquery('simple'::regconfig, q)
                     ELSE plainto_tsquery('english'::regconfig, q) || plainto_tsquery('simple'::regconfig, q) END AS tsq
       FROM unnest($7::int[], $8::text[], $9::boolean[]) AS t(ci, q, phrase)
+  ), word_terms AS (
+    SELECT ci, 'word:' || lexeme AS term, max(factor) AS factor
+      FROM unnest($20::int[], $21::text[], $22::float8[]) AS t(ci, q, factor),
+           unnest(tsvector_to_array(to_tsvector('english'::regconfig, q))) AS lexeme
+     GROUP BY ci, lexeme
   ), hits AS (
     SELECT l.asset_id, l.created_at, t.ci, l.score * t.factor * CASE
              WHEN t.wanted IS NULL OR l.count = t.wanted OR (t.at_least AND l.count > t.wanted) THEN 1
              WHEN l.count > t.wanted THEN 0.5 ELSE 0.25 END AS s
       FROM label_terms t JOIN asset_labels l ON l.project_id = $1::uuid AND l.term = t.term
+    UNION ALL
+    SELECT l.asset_id, l.created_at, w.ci, l.score * w.factor
+      FROM word_terms w JOIN asset_labels l ON l.project_id = $1::uuid AND l.term = w.term
     UNION ALL
     SELECT a.id, a.created_at, t.ci, least(1, 2 * ts_rank_cd(a.search_vector, t.tsq, 32))
       FROM text_terms t JOIN assets a ON a.project_id = $1::uuid AND a.search_vector @@ t.tsq
@@ -77,6 +88,12 @@ export async function naturalSearch(
   if (concepts.length === 0) return { total: 0, page: [] };
   const label = { ci: [] as number[], term: [] as string[], factor: [] as number[], wanted: [] as (number | null)[], atLeast: [] as boolean[] };
   const text = { ci: [] as number[], q: [] as string[], phrase: [] as boolean[] };
+  const word = { ci: [] as number[], q: [] as string[], factor: [] as number[] };
+  const addWord = (ci: number, q: string, factor: number) => {
+    word.ci.push(ci);
+    word.q.push(q);
+    word.factor.push(factor);
+  };
   concepts.forEach((concept, ci) => {
     const addLabel = (term: string, factor: number, count: { n: number; atLeast: boolean } | null) => {
       label.ci.push(ci);
@@ -86,6 +103,8 @@ export async function naturalSearch(
       label.atLeast.push(count?.atLeast ?? false);
     };
     if (concept.kind === "object") for (const l of concept.labels) addLabel(`object:${l}`, RELATION_WEIGHT[concept.relation], concept.count);
+    addWord(ci, concept.word, 1);
+    if (concept.kind === "object") for (const l of concept.labels) addWord(ci, l, RELATION_WEIGHT[concept.relation]);
     if (concept.kind === "colour") addLabel(`colour:${concept.colour}`, 1, null);
     if (concept.kind === "faces") addLabel("face", 1, concept.count);
     text.ci.push(ci);
@@ -114,6 +133,9 @@ export async function naturalSearch(
     page.offset,
     weights,
     filters.type !== null || filters.status !== null || filters.folderId !== null || !filters.includeChildren || excluded !== null,
+    word.ci,
+    word.q,
+    word.factor,
   ]);
   const total = Number(rows[0]?.total ?? 0);
   return { total, page: rows.filter((r): r is { total: string; id: string; rank: number } => r.id !== null) };

@@ -1048,6 +1048,8 @@ export interface components {
             colours: components["schemas"]["ColourLabel"][];
             /** @description Faces detected (in a video: the most in one frame) */
             faces: number;
+            /** @description One sentence about the image from the configured describer (SIEVE_IMAGE_LABEL_PROVIDERS=detector,describer: a vision-language model); null without one, and for videos */
+            description: string | null;
             /** @description The models that labelled it, with their versions */
             model: string;
             /** @description When, ms since epoch */

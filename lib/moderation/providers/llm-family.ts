@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { Category } from "../report";
-import type { ChatAnswer, ChatRequest, TokenLogprob } from "./llm-chat";
+import type { ChatAnswer, ChatRequest, TokenLogprob } from "@/lib/net/chat-completions";
 import type { CategoryScore } from "./types";
 
 /**

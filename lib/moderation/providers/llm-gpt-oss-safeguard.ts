@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CATEGORIES, type Category, type QualifierKey } from "../report";
-import type { ChatAnswer } from "./llm-chat";
+import type { ChatAnswer } from "@/lib/net/chat-completions";
 import { defuseControlTokens, MalformedAnswer, VERDICT_SCORES, type Confidence, type FamilyAdapter, type FamilyVerdict } from "./llm-family";
 import type { CategoryScore } from "./types";
 

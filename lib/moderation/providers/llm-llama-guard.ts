@@ -1,5 +1,5 @@
 import type { Category } from "../report";
-import type { ChatAnswer } from "./llm-chat";
+import type { ChatAnswer } from "@/lib/net/chat-completions";
 import { defuseControlTokens, firstTokenProbability, MalformedAnswer, VERDICT_SCORES, type FamilyAdapter, type FamilyVerdict } from "./llm-family";
 import type { CategoryScore } from "./types";
 

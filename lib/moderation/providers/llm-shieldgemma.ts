@@ -1,5 +1,5 @@
 import type { Category } from "../report";
-import type { ChatAnswer, ChatRequest } from "./llm-chat";
+import type { ChatAnswer, ChatRequest } from "@/lib/net/chat-completions";
 import { defuseControlTokens, firstTokenProbability, MalformedAnswer, verdictScore, type FamilyAdapter, type FamilyVerdict } from "./llm-family";
 import type { CategoryScore } from "./types";
 

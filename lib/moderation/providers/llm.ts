@@ -1,5 +1,5 @@
 import type { Category, QualifierKey } from "../report";
-import { chatComplete, type ChatAnswer, type ChatEndpoint } from "./llm-chat";
+import { chatComplete, type ChatAnswer, type ChatEndpoint } from "@/lib/net/chat-completions";
 import { detectFamily, LLM_PROMPTS_VERSION, MalformedAnswer, unsupportedModelReason, type FamilyAdapter, type FamilyVerdict, type LlmFamily } from "./llm-family";
 import { gptOssSafeguardAdapter } from "./llm-gpt-oss-safeguard";
 import { llamaGuardAdapter } from "./llm-llama-guard";

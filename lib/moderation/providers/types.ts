@@ -40,18 +40,4 @@ export interface ClassifierProvider {
   classify(input: ProviderInput, options: ClassifyOptions): Promise<ProviderResult>;
 }
 
-export type ProviderErrorCode = "timeout" | "aborted" | "network" | "http" | "malformed";
-
-export class ProviderError extends Error {
-  override readonly name = "ProviderError";
-  constructor(
-    readonly providerId: string,
-    readonly code: ProviderErrorCode,
-    message: string,
-    options?: { cause?: unknown; status?: number },
-  ) {
-    super(`${providerId}: ${message}`, options?.cause === undefined ? undefined : { cause: options.cause });
-    this.status = options?.status;
-  }
-  readonly status: number | undefined;
-}
+export { ProviderError, type ProviderErrorCode } from "@/lib/core/provider-error";

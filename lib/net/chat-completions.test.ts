@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { providerError } from "@/tests/support/provider-errors";
 import { startFakeChatCompletions, type FakeChatCompletions } from "@/tests/support/fake-chat-completions";
-import { chatComplete, chatCompletionsUrl, type ChatEndpoint, type ChatRequest } from "./llm-chat";
+import { chatComplete, chatCompletionsUrl, type ChatEndpoint, type ChatRequest } from "@/lib/net/chat-completions";
 
 // A server per test: requests a test aborted may still arrive after it ended, and must not count in the next.
 let fake: FakeChatCompletions;

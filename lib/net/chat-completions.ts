@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { z } from "zod";
 import { errorMessage } from "@/lib/core/errors";
-import { ProviderError } from "./types";
+import { ProviderError } from "@/lib/core/provider-error";
 
 /**
  * One client for an OpenAI-compatible chat-completions endpoint (Ollama, vLLM, llama.cpp's
@@ -36,9 +36,12 @@ export interface ChatEndpoint {
   retryDelayMs: number;
 }
 
+/** OpenAI's content parts: text, and an image (a data: URL) for models that see. */
+export type ChatContentPart = { type: "text"; text: string } | { type: "image_url"; image_url: { url: string } };
+
 export interface ChatMessage {
   role: "system" | "user";
-  content: string;
+  content: string | ChatContentPart[];
 }
 
 export interface ChatRequest {
