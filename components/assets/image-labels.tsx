@@ -10,7 +10,7 @@ const SWATCH: Record<string, string> = {
 
 const percent = (n: number) => `${Math.round(n * 100)}%`;
 
-/** What the labelling step saw in an image or a video's frames: objects, colours, faces. */
+/** What the labelling step saw in an image or a video's frames: a describer's sentence, objects, colours, faces. */
 export function ImageLabelsView({ labels, type }: { labels: ImageLabels | null; type: ApiAsset["type"] }) {
   if (!labels) {
     return <p className="text-sm text-slate-800">Not labelled (yet): labels follow the decision by a few seconds.</p>;
@@ -18,6 +18,12 @@ export function ImageLabelsView({ labels, type }: { labels: ImageLabels | null; 
   const inVideo = type === "video" ? " (the most in one frame)" : "";
   return (
     <div className="space-y-3 text-sm text-slate-900" data-testid="image-labels">
+      {labels.description ? (
+        <div>
+          <h3 className="font-medium">Description</h3>
+          <p data-testid="image-description">{labels.description}</p>
+        </div>
+      ) : null}
       <div>
         <h3 className="font-medium">Objects</h3>
         {labels.objects.length === 0 ? (
