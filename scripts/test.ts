@@ -79,7 +79,10 @@ function vitest(project: string) {
   flakyTests.push(...troubles.flaky);
   failed += summary.numFailedTests;
   if (summary.numFailedTests > 0 || !ok) failures.push(`vitest ${project}`);
-  if (!ok && summary.numFailedTests === 0) failed++; // a suite that failed to load counts too
+  if (!ok && summary.numFailedTests === 0) {
+    failed++; // a suite that failed to load, or an unhandled error, counts too
+    failedTests.push(`vitest ${project}: no test failed, yet vitest did (an unhandled error or a file that did not load: see "Unhandled" or "FAIL" above)`);
+  }
 }
 
 /** Playwright (e2e/, playwright.config.ts): its JSON reporter writes reports/playwright.json. */

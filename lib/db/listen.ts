@@ -30,6 +30,9 @@ export function listen(
       options.onDown?.();
       client = undefined;
       c.removeAllListeners();
+      // A connection that dies while it is being ended still emits "error" ("Connection terminated
+      // unexpectedly"): without a listener that is an uncaught exception, which ends the process.
+      c.on("error", () => undefined);
       c.end().catch(() => undefined);
       if (!closed) setTimeout(connect, reconnectMs).unref();
     };
