@@ -49,7 +49,7 @@ function describer(): ImageLabelProvider {
     id: "describer",
     framesToo: false,
     async see(image) {
-      // All attempts within two attempts' time plus the waits between them.
+      // Room for every attempt (the first and SIEVE_IMAGE_DESCRIBER_RETRIES more) and the waits between them.
       const deadline = Date.now() + (settings.retries + 1) * settings.attemptTimeoutMs + 4_000;
       return { description: await describeImage(image, endpoint, { deadline }), model: `describer:${endpoint.model}` };
     },
