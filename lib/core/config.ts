@@ -84,7 +84,8 @@ const envSchema = z.object({
   SIEVE_JOB_SEND_TIMEOUT_MS: int(100).default(15_000),
   SIEVE_PROCESSING_RECONCILE_SECONDS: int(5).default(120),
   SIEVE_CLASSIFIER_PROVIDERS: z.string().default("local"),
-  SIEVE_IMAGE_MODEL_WORKERS: int(1).max(16).optional(),
+  SIEVE_IMAGE_MODEL_WORKERS: int(1).max(16).default(1),
+  SIEVE_IMAGE_MODEL_THREADS: int(1).max(16).optional(),
   // Object, colour and face labels for images and video frames (lib/assets/labels), after the decision.
   SIEVE_IMAGE_LABELS: bool.default(true),
   SIEVE_IMAGE_LABELS_YIELD_MS: int(0).default(600_000),
@@ -252,8 +253,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
     classifiers: {
       /** Comma-separated: `local` (rules + nsfwjs + OCR), `openai` (an OpenAI-moderation-compatible API), `llm` (a safety model behind a chat-completions API). */
       providers: e.SIEVE_CLASSIFIER_PROVIDERS.split(",").map((p) => p.trim()).filter(Boolean),
-      /** Worker threads running the image model (nsfwjs): one inference uses one core. */
-      imageModelWorkers: e.SIEVE_IMAGE_MODEL_WORKERS ?? Math.min(2, os.availableParallelism()),
+      /** Worker processes running the image model (nsfwjs on onnxruntime). */
+      imageModelWorkers: e.SIEVE_IMAGE_MODEL_WORKERS,
+      /**
+       * Threads of one inference. Two make an image's verdict ~2.5 ms faster (5.6 against 8 ms) for
+       * ~20 % more CPU; one worker at that speed classifies ~180 images/s.
+       */
+      imageModelThreads: e.SIEVE_IMAGE_MODEL_THREADS ?? Math.min(2, os.availableParallelism()),
       timeoutMs: e.SIEVE_CLASSIFIER_TIMEOUT_MS,
       openai: { baseUrl: e.SIEVE_OPENAI_MODERATION_URL, apiKey: e.SIEVE_OPENAI_MODERATION_KEY, model: e.SIEVE_OPENAI_MODERATION_MODEL },
       llm: {

@@ -1,9 +1,10 @@
 import { Worker, type TransferListItem, type WorkerOptions } from "node:worker_threads";
 import { errorMessage } from "@/lib/core/errors";
+import { ProcessWorker } from "@/lib/core/worker-process";
 
 /**
- * One worker thread behind a request queue, for engines that must not run on the main event loop
- * (OCR, image classification).
+ * One worker thread (or child process) behind a request queue, for engines that must not run on the
+ * main event loop (OCR, image classification).
  *
  * - The worker starts lazily (or with `warmUp()`): spawned from its script, then prepared by the
  *   optional `initialize` step (e.g. loading a model) within `startTimeoutMs`. Waiting for a start
@@ -56,6 +57,13 @@ export interface WorkerHostOptions<Request, Result> {
   /** The worker script; a function is called at every start, so a changed setting reaches the next worker. */
   script: string | URL | (() => string | URL);
   workerOptions?: WorkerOptions;
+  /**
+   * "thread" (default) runs the script on a worker thread. "process" forks it as a child process
+   * (lib/core/worker-process.ts), for native code that may abort the whole process when its thread
+   * is terminated mid-call; only `workerOptions.execArgv` and an `env` object apply there, and
+   * transfers are copies.
+   */
+  isolation?: "thread" | "process";
   protocol: WorkerProtocol<Request, Result>;
   /** Prepares each new worker before it takes requests; part of its start. */
   initialize?: (send: (request: Request) => Promise<Result>) => Promise<void>;
@@ -82,6 +90,7 @@ export interface WorkerRequestOptions {
 
 export interface WorkerHostInfo {
   state: "stopped" | "starting" | "ready";
+  /** The thread id, or the process id with isolation "process". */
   threadId: number | undefined;
   /** A request is being answered, or waits for the worker to start. */
   inFlight: boolean;
@@ -100,8 +109,10 @@ const DEFAULT_START_TIMEOUT_MS = 60_000;
 
 type Outcome<Result> = { ok: true; result: Result } | { ok: false; error: unknown };
 
+type HostedWorker = Worker | ProcessWorker;
+
 interface Session<Result> {
-  worker: Worker;
+  worker: HostedWorker;
   ready: boolean;
   /** Why the worker is no longer used; null while it is. */
   retired: WorkerHostError | null;
@@ -178,8 +189,8 @@ export class WorkerHost<Request, Result> {
     };
   }
 
-  /** The running thread, for tests that need to crash or kill it from outside. */
-  get thread(): Worker | undefined {
+  /** The running thread or process, for tests that need to crash or kill it from outside. */
+  get thread(): HostedWorker | undefined {
     return this.#session?.worker;
   }
 
@@ -283,9 +294,14 @@ export class WorkerHost<Request, Result> {
   async #start(): Promise<Session<Result>> {
     const { name, script } = this.#options;
     const began = performance.now();
-    let worker: Worker;
+    let worker: HostedWorker;
     try {
-      worker = new Worker(typeof script === "function" ? script() : script, this.#options.workerOptions);
+      const path = typeof script === "function" ? script() : script;
+      const { workerOptions } = this.#options;
+      worker =
+        this.#options.isolation === "process"
+          ? new ProcessWorker(path, { execArgv: workerOptions?.execArgv, env: typeof workerOptions?.env === "object" ? (workerOptions.env as NodeJS.ProcessEnv) : undefined })
+          : new Worker(path, workerOptions);
     } catch (error) {
       this.#stats.failures++;
       throw new WorkerHostError("start-failed", `${name} could not be started: ${errorMessage(error)}`, { cause: error });
@@ -326,7 +342,7 @@ export class WorkerHost<Request, Result> {
     }
   }
 
-  #attach(worker: Worker): Session<Result> {
+  #attach(worker: HostedWorker): Session<Result> {
     let stop!: (reason: WorkerHostError) => void;
     const stopped = new Promise<never>((_, reject) => (stop = reject));
     stopped.catch(() => {}); // observed through races only
@@ -339,7 +355,7 @@ export class WorkerHost<Request, Result> {
       session.lastError = error;
       void this.#retire(session, lost(`crashed: ${error.message}`, error), "failures");
     });
-    worker.on("exit", (code: number) => {
+    worker.on("exit", (code: number | string) => {
       const why = session.lastError ? `: ${session.lastError.message}` : "";
       void this.#retire(session, lost(`exited (code ${code})${why}`, session.lastError), "failures");
     });

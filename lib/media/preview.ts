@@ -3,7 +3,7 @@ import { decodeHeic, isHevcHeif } from "./heic";
 
 /**
  * Browser-friendly previews: a WebP whose longest side is at most PREVIEW_MAX_SIDE (never
- * enlarged), quality PREVIEW_QUALITY, upright (EXIF orientation applied) and without metadata
+ * enlarged), quality PREVIEW_QUALITY at effort PREVIEW_EFFORT, upright (EXIF orientation applied) and without metadata
  * (sharp writes none unless asked). Images are decoded by sharp, HEIC/HEIF by decodeHeic (sharp's
  * libvips has no HEVC decoder); SVG is rasterized, never passed on as SVG. An animation previews as
  * its first frame. PDF pages and video frames come from preview-tools.ts, website cards from
@@ -12,6 +12,12 @@ import { decodeHeic, isHevcHeif } from "./heic";
 
 export const PREVIEW_MAX_SIDE = 1024;
 export const PREVIEW_QUALITY = 80;
+/**
+ * libwebp's effort (sharp's default is 4). An image's preview is made beside its judging and the
+ * decision waits for both: at 4 a 1152×864 photo took 85 ms, longer than the judging; at 1 it takes
+ * 29 ms, and the files were 6 % smaller to 19 % larger on the photos measured.
+ */
+export const PREVIEW_EFFORT = 1;
 export const PREVIEW_MIME_TYPE = "image/webp";
 /** sharp's own default (16383²): previews of larger images are made from a downscaled copy. */
 export const PREVIEW_MAX_INPUT_PIXELS = 16_383 * 16_383;
@@ -34,7 +40,7 @@ export interface RawPixels {
 export async function encodePreview(image: Sharp): Promise<RenderedPreview> {
   const { data, info } = await image
     .resize(PREVIEW_MAX_SIDE, PREVIEW_MAX_SIDE, { fit: "inside", withoutEnlargement: true })
-    .webp({ quality: PREVIEW_QUALITY })
+    .webp({ quality: PREVIEW_QUALITY, effort: PREVIEW_EFFORT })
     .toBuffer({ resolveWithObject: true });
   return { data, width: info.width, height: info.height };
 }

@@ -8,9 +8,9 @@ import { errorMessage } from "@/lib/core/errors";
 
 /**
  * The main-thread side of nsfw-worker.mjs: its message protocol, and a pool of WorkerHosts per
- * worker script, up to SIEVE_IMAGE_MODEL_WORKERS (one inference takes a core for ~55 ms, so one
- * worker caps images near 18/s). Each host sends requests one at a time; a crashed worker is
- * replaced on the next request, a hung one after NSFW_WORKER_HANG_MS; a request abandoned in
+ * worker script, up to SIEVE_IMAGE_MODEL_WORKERS child processes (one inference takes a core for
+ * ~8 ms; a video's frames come in one request). Each host sends requests one at a time; a crashed
+ * worker is replaced on the next request, a hung one after NSFW_WORKER_HANG_MS; a request abandoned in
  * flight is left to finish. A request goes to the least busy worker, starting another only when
  * every running one is busy.
  */
@@ -26,8 +26,11 @@ export interface NsfwWorkerInfo {
   nsfwjsVersion: string;
   model: string;
   size: number;
-  tfjsVersion: string;
+  /** The runtime that runs the model, e.g. "onnxruntime-node 1.30.0". */
+  runtime: string;
   backend: string;
+  /** Threads of one inference (SIEVE_IMAGE_MODEL_THREADS). */
+  threads: number;
 }
 
 export type NsfwWorkerRequest = { type: "load" } | { type: "classify"; frames: ArrayBuffer[] };
@@ -65,7 +68,9 @@ function addHost(pool: NsfwWorkerHost[], workerPath: string | undefined): NsfwWo
   const host = new WorkerHost<NsfwWorkerRequest, NsfwWorkerResult>({
     name: "the nsfwjs worker",
     script: path.resolve(workerPath ?? defaultNsfwWorkerPath()),
-    workerOptions: { execArgv: [], name: `nsfwjs-${pool.length}` },
+    workerOptions: { execArgv: [], name: `nsfwjs-${pool.length}`, env: { ...process.env, SIEVE_NSFW_THREADS: String(config().classifiers.imageModelThreads) } },
+    // onnxruntime must not run on a thread that may be terminated (see nsfw-worker.mjs).
+    isolation: "process",
     protocol,
     requestTimeoutMs: NSFW_WORKER_HANG_MS,
     onAbandon: "let-finish",

@@ -10,12 +10,14 @@ import { errorMessage } from "@/lib/core/errors";
 
 /**
  * Local sexual-content classifier for images and video frames: nsfwjs 4.4.0 with its bundled
- * MobileNetV2 model (224×224 input, five classes) on TensorFlow.js' wasm backend.
+ * MobileNetV2 model (224×224 input, five classes), converted to ONNX when it loads and run on
+ * onnxruntime's CPU runtime (nsfw-onnx.mjs; the same outputs as nsfwjs on TensorFlow.js, ~8 ms).
  *
- * - Inference runs in a worker thread (nsfw-worker.mjs), never on the main event loop. One worker
- *   per process, started lazily and unref'd while idle; requests are queued and sent to it one at a
- *   time; the model loads once per worker on first use (`warmUpNsfw()` preloads it). A crashed or
- *   hung worker is replaced on the next request; the request in flight fails with code "network".
+ * - Inference runs in worker processes (nsfw-worker.mjs), never on the main event loop: a pool of
+ *   up to SIEVE_IMAGE_MODEL_WORKERS, started lazily and unref'd while idle; each is sent one
+ *   request at a time; the model loads once per worker on first use (`warmUpNsfw()` preloads it).
+ *   A crashed or hung worker is replaced on the next request; the request in flight fails with
+ *   code "network".
  * - Decoding happens on the main thread with sharp (asynchronous, on libuv's thread pool): EXIF
  *   orientation applied, transparency flattened on white, converted to 8-bit sRGB, and resized to
  *   224×224 with `fit: "fill"` (stretched, aspect ratio not kept). That is what the model saw in
