@@ -1,6 +1,6 @@
-import { Worker, type TransferListItem, type WorkerOptions } from "node:worker_threads";
+import type { TransferListItem, WorkerOptions } from "node:worker_threads";
 import { errorMessage } from "@/lib/core/errors";
-import { ProcessWorker } from "@/lib/core/worker-process";
+import { startWorker, type HostedWorker } from "@/lib/core/worker-process";
 
 /**
  * One worker thread (or child process) behind a request queue, for engines that must not run on the
@@ -57,12 +57,7 @@ export interface WorkerHostOptions<Request, Result> {
   /** The worker script; a function is called at every start, so a changed setting reaches the next worker. */
   script: string | URL | (() => string | URL);
   workerOptions?: WorkerOptions;
-  /**
-   * "thread" (default) runs the script on a worker thread. "process" forks it as a child process
-   * (lib/core/worker-process.ts), for native code that may abort the whole process when its thread
-   * is terminated mid-call; only `workerOptions.execArgv` and an `env` object apply there, and
-   * transfers are copies.
-   */
+  /** "thread" (default) or "process": see startWorker in lib/core/worker-process.ts. */
   isolation?: "thread" | "process";
   protocol: WorkerProtocol<Request, Result>;
   /** Prepares each new worker before it takes requests; part of its start. */
@@ -108,8 +103,6 @@ export interface WorkerHostInfo {
 const DEFAULT_START_TIMEOUT_MS = 60_000;
 
 type Outcome<Result> = { ok: true; result: Result } | { ok: false; error: unknown };
-
-type HostedWorker = Worker | ProcessWorker;
 
 interface Session<Result> {
   worker: HostedWorker;
@@ -296,12 +289,7 @@ export class WorkerHost<Request, Result> {
     const began = performance.now();
     let worker: HostedWorker;
     try {
-      const path = typeof script === "function" ? script() : script;
-      const { workerOptions } = this.#options;
-      worker =
-        this.#options.isolation === "process"
-          ? new ProcessWorker(path, { execArgv: workerOptions?.execArgv, env: typeof workerOptions?.env === "object" ? (workerOptions.env as NodeJS.ProcessEnv) : undefined })
-          : new Worker(path, workerOptions);
+      worker = startWorker(typeof script === "function" ? script() : script, this.#options.workerOptions, this.#options.isolation);
     } catch (error) {
       this.#stats.failures++;
       throw new WorkerHostError("start-failed", `${name} could not be started: ${errorMessage(error)}`, { cause: error });

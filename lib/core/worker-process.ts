@@ -1,5 +1,19 @@
 import { fork, type ChildProcess } from "node:child_process";
 import { EventEmitter } from "node:events";
+import { Worker, type WorkerOptions } from "node:worker_threads";
+
+export type HostedWorker = Worker | ProcessWorker;
+
+/**
+ * Starts a worker script on a worker thread ("thread") or as a child process ("process"), for
+ * native code that may abort the whole process when its thread is terminated mid-call. A process
+ * takes only `execArgv` and an `env` object of the options, and gets copies of transfers.
+ */
+export function startWorker(script: string | URL, options: WorkerOptions | undefined, isolation: "thread" | "process" = "thread"): HostedWorker {
+  if (isolation === "thread") return new Worker(script, options);
+  const env = typeof options?.env === "object" ? (options.env as NodeJS.ProcessEnv) : undefined;
+  return new ProcessWorker(script, { execArgv: options?.execArgv, env });
+}
 
 /**
  * A child process with the surface of a worker thread that WorkerHost uses: postMessage, the
