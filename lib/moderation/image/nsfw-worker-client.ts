@@ -8,11 +8,11 @@ import { errorMessage } from "@/lib/core/errors";
 
 /**
  * The main-thread side of nsfw-worker.mjs: its message protocol, and a pool of WorkerHosts per
- * worker script, up to SIEVE_IMAGE_MODEL_WORKERS child processes (one inference takes a core for
- * ~8 ms; a video's frames come in one request). Each host sends requests one at a time; a crashed
- * worker is replaced on the next request, a hung one after NSFW_WORKER_HANG_MS; a request abandoned in
- * flight is left to finish. A request goes to the least busy worker, starting another only when
- * every running one is busy.
+ * worker script, up to SIEVE_IMAGE_MODEL_WORKERS child processes (an inference takes ~6 ms; a
+ * video's frames come in one request). Each host sends requests one at a time; a crashed worker is
+ * replaced on the next request, a hung one after NSFW_WORKER_HANG_MS; a request abandoned in flight
+ * is left to finish. A request goes to the least busy worker, starting another only when every
+ * running one is busy.
  */
 
 /** A worker that has not answered one request after this long is terminated and replaced. */
@@ -68,7 +68,11 @@ function addHost(pool: NsfwWorkerHost[], workerPath: string | undefined): NsfwWo
   const host = new WorkerHost<NsfwWorkerRequest, NsfwWorkerResult>({
     name: "the nsfwjs worker",
     script: path.resolve(workerPath ?? defaultNsfwWorkerPath()),
-    workerOptions: { execArgv: [], name: `nsfwjs-${pool.length}`, env: { ...process.env, SIEVE_NSFW_THREADS: String(config().classifiers.imageModelThreads) } },
+    workerOptions: {
+      execArgv: [],
+      name: `nsfwjs-${pool.length}`,
+      env: { ...process.env, SIEVE_NSFW_THREADS: String(config().classifiers.imageModelThreads) },
+    },
     // onnxruntime must not run on a thread that may be terminated (see nsfw-worker.mjs).
     isolation: "process",
     protocol,
