@@ -32,8 +32,36 @@ function unicodeSpaceLength(bytes: Uint8Array, i: number): number {
 /**
  * Decodes `bytes[start..]` as base64: white space (as `\s` matches it) ignored, then strict base64
  * (length a multiple of 4, up to two `=` at the end) or unpadded base64url. Returns a view of `bytes`.
+ * Plain padded base64 up to FAST_BASE64_MAX_BYTES, what clients mostly send, is decoded natively
+ * (about 3× faster than the loop below, which judges everything else and larger content: the native
+ * decoder needs the text as a string, a copy as large as the content).
  */
 export function decodeBase64InPlace(bytes: Buffer, start: number, field: string): Buffer {
+  return decodePlainBase64InPlace(bytes, start) ?? decodeBase64InPlaceStrictly(bytes, start, field);
+}
+
+/**
+ * Only for digits of the standard alphabet, padding at the end and a length a multiple of 4;
+ * otherwise null with `bytes` unchanged. Node's decoder skips or stops at anything else (white
+ * space, a misplaced `=`, invalid bytes) and would take base64url digits, so those inputs either
+ * decode to fewer bytes than their length promises or are ruled out before.
+ */
+export const FAST_BASE64_MAX_BYTES = 1024 * 1024;
+
+function decodePlainBase64InPlace(bytes: Buffer, start: number): Buffer | null {
+  const length = bytes.length - start;
+  if (length === 0 || length > FAST_BASE64_MAX_BYTES || length % 4 !== 0 || bytes.indexOf(0x2d, start) !== -1 || bytes.indexOf(0x5f, start) !== -1) return null;
+  const padding = bytes[bytes.length - 1] !== 0x3d ? 0 : bytes[bytes.length - 2] !== 0x3d ? 1 : 2;
+  const promised = (length / 4) * 3 - padding;
+  const text = bytes.toString("latin1", start);
+  const written = bytes.write(text, 0, "base64");
+  if (written === promised) return bytes.subarray(0, written);
+  bytes.write(text, start, "latin1");
+  return null;
+}
+
+/** The whole rule set, byte by byte (exported for the tests that hold the fast path to it). */
+export function decodeBase64InPlaceStrictly(bytes: Buffer, start: number, field: string): Buffer {
   let written = 0;
   let bits = 0;
   let bitCount = 0;

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import type { FunctionDefinition } from "./functions";
+import type { ServeHandler } from "./in-process";
 
 /** What the embedded executor's modules share: its options, its identity and the synced functions. */
 export interface ExecutorOptions {
@@ -16,9 +17,11 @@ export interface ExecutorOptions {
   /** Log every call of the serve endpoint with its duration. */
   debug?: boolean;
   log?: (message: string) => void;
+  /** The serve endpoint's handler when it runs in this process (in-process.ts); null: call over HTTP. */
+  serveHandler?: () => ServeHandler | null;
 }
 
-export type ResolvedOptions = Required<Omit<ExecutorOptions, "log">> & { log: (message: string) => void };
+export type ResolvedOptions = Required<Omit<ExecutorOptions, "log" | "serveHandler">> & Pick<ExecutorOptions, "serveHandler"> & { log: (message: string) => void };
 
 export function resolveOptions(options: ExecutorOptions): ResolvedOptions {
   return {

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import type pg from "pg";
 import type { Config } from "@/lib/core/config";
 import { EmbeddedExecutor } from "./executor";
+import { servedInProcess } from "./in-process";
 import { generateSigningKey } from "./signing";
 
 /**
@@ -36,6 +37,7 @@ export async function prepareInngest(cfg: Config, pool: pg.Pool): Promise<Innges
     leaseMs: cfg.executor.leaseMs,
     stepTimeoutMs: cfg.executor.stepTimeoutMs,
     debug: cfg.executor.debug,
+    serveHandler: servedInProcess,
   });
   // The event API must listen before Next.js loads: its URL is the SDK's INNGEST_BASE_URL.
   const eventApiUrl = await executor.listen();
@@ -43,7 +45,10 @@ export async function prepareInngest(cfg: Config, pool: pg.Pool): Promise<Innges
   process.env.INNGEST_EVENT_KEY = eventKey;
   process.env.INNGEST_BASE_URL = eventApiUrl;
   delete process.env.INNGEST_DEV;
-  (await import("@/lib/jobs/client")).reloadJobClientEnvironment();
+  const jobs = await import("@/lib/jobs/client");
+  jobs.reloadJobClientEnvironment();
+  // This process's job messages go to the executor directly; the event API stays for other senders.
+  jobs.sendJobsInProcess((events) => executor.sendEvents(events));
   return {
     mode,
     async start(serveOrigin) {

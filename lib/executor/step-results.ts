@@ -22,6 +22,7 @@ export async function runRound(ctx: ExecutorContext, fn: FunctionDefinition, run
       disableImmediateExecution,
       signingKey: ctx.opts.signingKey,
       timeoutMs: ctx.opts.stepTimeoutMs,
+      handler: ctx.opts.serveHandler?.(),
     }));
 
   const results = run.planned.length

@@ -1,4 +1,5 @@
 import { inngest } from "@/inngest/client";
+import { processSingleton } from "@/lib/core/singleton";
 
 /**
  * The only door from lib/ to the Inngest client (inngest/client.ts): job messages go out here, so
@@ -14,8 +15,35 @@ export interface JobMessage {
   urgent?: boolean;
 }
 
+/** An event as the embedded executor records it (what its event API makes of a sent one). */
+export interface JobEvent {
+  id: string;
+  name: string;
+  data: Record<string, unknown>;
+  ts: number;
+}
+
+type LocalSend = (events: JobEvent[]) => Promise<unknown>;
+
+const local = () => processSingleton<{ send: LocalSend | null }>("jobs.sendInProcess", () => ({ send: null }));
+
+/**
+ * The embedded executor, when it runs in this process (lib/executor/mode.ts), takes job messages
+ * directly instead of through its event API over loopback HTTP (about 1.5 ms on every job's path).
+ */
+export function sendJobsInProcess(send: LocalSend | null): void {
+  local().send = send;
+}
+
 export async function sendJobs(messages: readonly JobMessage[]): Promise<void> {
-  await inngest.send(messages.map((m) => ({ id: m.id, name: m.name, data: m.data })));
+  const send = local().send;
+  if (!send) {
+    await inngest.send(messages.map((m) => ({ id: m.id, name: m.name, data: m.data })));
+    return;
+  }
+  const ts = Date.now();
+  // A JSON copy, as the event API would have parsed it: nothing the sender keeps is shared.
+  await send(messages.map((m) => ({ id: m.id, name: m.name, data: JSON.parse(JSON.stringify(m.data)) as Record<string, unknown>, ts })));
 }
 
 /**

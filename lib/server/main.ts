@@ -7,6 +7,7 @@ import { sqlPool } from "@/lib/db/client";
 import { prepareInngest } from "@/lib/executor/mode";
 import { ensureDatabase } from "@/lib/db/database";
 import { ensureNextBuild } from "@/lib/server/build";
+import { keepEnvironmentInMemory } from "@/lib/server/environment";
 import { startCdnProcesses, type CdnProcesses } from "@/lib/server/cdn-processes";
 import { CLIENT_ADDRESS_HEADER } from "@/lib/server/client-address";
 import { answerClientError, refuseMalformedUrl } from "@/lib/server/malformed-requests";
@@ -34,6 +35,7 @@ export interface ServerHooks {
 }
 
 export async function runServer(hooks: ServerHooks): Promise<void> {
+  keepEnvironmentInMemory();
   process.env.NEXT_TELEMETRY_DISABLED ??= "1";
   const cfg = config();
   const dev = cfg.dev;

@@ -38,10 +38,17 @@ export async function processAfterUpload(row: AssetRow): Promise<AssetRow> {
   return waitForDecision(row.id, config().pipeline.syncDecisionTimeoutMs);
 }
 
-async function readIfDecided(assetId: string): Promise<AssetRow | null> {
-  const { rows } = await sqlPool().query<{ status: string }>(`SELECT status FROM assets WHERE id = $1`, [assetId]);
-  if (rows[0]?.status === "pending") return null;
-  return db().asset.findUnique({ where: { id: assetId } });
+/**
+ * The asset unless it is still pending. Before a wake-up a plain status query answers (mostly
+ * "pending"); once woken, the asset is read whole at once (mostly decided: one query, not two).
+ */
+async function readIfDecided(assetId: string, woken: boolean): Promise<AssetRow | null> {
+  if (!woken) {
+    const { rows } = await sqlPool().query<{ status: string }>(`SELECT status FROM assets WHERE id = $1`, [assetId]);
+    if (rows[0]?.status === "pending") return null;
+  }
+  const asset = await db().asset.findUnique({ where: { id: assetId } });
+  return asset?.status === "pending" ? null : asset;
 }
 
 function addWaiter(assetId: string, wake: () => void): () => void {
@@ -60,6 +67,7 @@ export async function waitForDecision(assetId: string, timeoutMs: number): Promi
   const reg = registry();
   reg.listener ??= listen(DECISION_CHANNEL, announceDecision);
   const deadline = Date.now() + timeoutMs;
+  let wasWoken = false;
   for (;;) {
     // Register before reading, so a decision committed in between still wakes us.
     let wake!: () => void;
@@ -67,13 +75,13 @@ export async function waitForDecision(assetId: string, timeoutMs: number): Promi
     const remove = addWaiter(assetId, wake);
     let timer: NodeJS.Timeout | undefined;
     try {
-      const decided = await readIfDecided(assetId);
+      const decided = await readIfDecided(assetId, wasWoken);
       if (decided) return decided;
       const left = deadline - Date.now();
       if (left <= 0) break;
       // Without a working LISTEN connection, poll.
       const slice = reg.listener.listening() ? left : Math.min(left, 250);
-      await Promise.race([woken, new Promise<void>((resolve) => (timer = setTimeout(resolve, slice)))]);
+      wasWoken = await Promise.race([woken.then(() => true), new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), slice)))]);
     } finally {
       clearTimeout(timer);
       remove();
