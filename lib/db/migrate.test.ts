@@ -37,10 +37,17 @@ async function withClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Pro
   }
 }
 
+/** The server's URL for another database (its query, the socket directory, stays). */
+function databaseUrl(name: string): string {
+  const url = new URL(server.url);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
 async function freshDatabase(): Promise<string> {
   const name = `t${++dbCounter}`;
-  await withClient(server.url.replace(/\/sieve$/, "/postgres"), (c) => c.query(`CREATE DATABASE ${name}`));
-  return server.url.replace(/\/sieve$/, `/${name}`);
+  await withClient(databaseUrl("postgres"), (c) => c.query(`CREATE DATABASE ${name}`));
+  return databaseUrl(name);
 }
 
 /** A migrations directory with the given `name -> sql` entries. */

@@ -1,11 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, chmodSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, chmodSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startEmbeddedPostgres, type EmbeddedPostgres } from "@/lib/db/embedded";
+import { socketDirFor } from "@/lib/db/embedded/server-process";
+import { freePort } from "@/lib/db/embedded/postmaster";
 
 // One cluster for the whole file (initdb ~1.5 s); every test starts and stops it on the same DATA_DIR.
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -54,17 +56,20 @@ afterAll(() => {
 });
 
 describe("startEmbeddedPostgres", () => {
-  it("reuses the initialised cluster, serves database sieve on 127.0.0.1 only, and stops", async () => {
+  it("reuses the initialised cluster, serves database sieve on 127.0.0.1 and its own Unix socket, and stops", async () => {
     const server = await startEmbeddedPostgres({ dataDir, port: 0 });
-    expect(server.url).toMatch(/^postgresql:\/\/postgres:[0-9a-f]+@127\.0\.0\.1:\d+\/sieve$/);
+    expect(server.url).toMatch(/^postgresql:\/\/postgres:[0-9a-f]+@127\.0\.0\.1:\d+\/sieve\?host=[^&]+$/);
+    expect(decodeURIComponent(server.url.split("?host=")[1] as string)).toBe(clusterDir());
     const [settings] = await query<Record<string, string>>(
       server.url,
       `SELECT current_database() AS db, current_setting('listen_addresses') AS listen,
               current_setting('unix_socket_directories') AS sockets, current_setting('fsync') AS fsync,
-              current_setting('max_connections') AS max_connections, (SELECT v FROM kept) AS kept`,
+              current_setting('max_connections') AS max_connections, (SELECT v FROM kept) AS kept,
+              coalesce(inet_client_addr()::text, 'unix socket') AS client`,
     );
     expect(settings).toEqual({
-      db: "sieve", listen: "127.0.0.1", sockets: "", fsync: "on", max_connections: "100", kept: "before",
+      db: "sieve", listen: "127.0.0.1", sockets: clusterDir(), fsync: "on", max_connections: "100", kept: "before",
+      client: "unix socket",
     });
     expect(existsSync(path.join(clusterDir(), "PG_VERSION"))).toBe(true);
     const pid = postmasterPid();
@@ -149,5 +154,34 @@ describe("startEmbeddedPostgres", () => {
     expect(postmasterPid()).toBe(orphanPid);
     await adopted.stop(); // its owner is dead, so this process took over stopping it
     await waitUntil(() => !isAlive(orphanPid));
+  });
+});
+
+describe("a cluster directory that cannot hold a Unix socket", () => {
+  it("is served on TCP only, as before sockets were used", async () => {
+    const port = await freePort();
+    // A directory where the socket would go: PostgreSQL cannot bind its socket there.
+    const blocker = path.join(clusterDir(), `.s.PGSQL.${port}`);
+    mkdirSync(blocker);
+    try {
+      const server = await startEmbeddedPostgres({ dataDir, port });
+      try {
+        expect(server.url).toMatch(/^postgresql:\/\/postgres:[0-9a-f]+@127\.0\.0\.1:\d+\/sieve$/);
+        const [settings] = await query<Record<string, string>>(server.url, "SELECT current_setting('unix_socket_directories') AS sockets, (SELECT v FROM kept) AS kept");
+        expect(settings).toEqual({ sockets: "", kept: "before" });
+      } finally {
+        await server.stop();
+      }
+    } finally {
+      rmSync(blocker, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("socketDirFor", () => {
+  it("puts the socket in the cluster's directory, or none when the path would be too long for a socket", () => {
+    expect(socketDirFor("/srv/sieve/.data/postgres", 5432)).toBe("/srv/sieve/.data/postgres");
+    const deep = `/srv/${"d".repeat(90)}/postgres`; // + "/.s.PGSQL.5432" is 114 bytes
+    expect(socketDirFor(deep, 5432)).toBe("");
   });
 });

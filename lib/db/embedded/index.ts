@@ -41,8 +41,10 @@ export async function startEmbeddedPostgres(options: EmbeddedPostgresOptions): P
     await server.stop();
     throw err;
   }
+  // node-postgres and libpq take a socket directory as the `host` query parameter.
+  const socket = server.socketDir ? `?host=${encodeURIComponent(server.socketDir)}` : "";
   return {
-    url: `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${server.port}/${DATABASE}`,
+    url: `postgresql://${SUPERUSER}:${encodeURIComponent(password)}@127.0.0.1:${server.port}/${DATABASE}${socket}`,
     stop: server.stop,
   };
 }

@@ -10,10 +10,12 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 export interface PostmasterStatus {
   pid: number;
   port: number;
+  /** The directory of its Unix socket; "" when it listens on TCP only. */
+  socketDir: string;
   status: string;
 }
 
-/** The live postmaster recorded in postmaster.pid, if any (lines: pid, dir, start, port, ..., status). */
+/** The live postmaster recorded in postmaster.pid, if any (lines: pid, dir, start, port, socket dir, ..., status). */
 export async function runningPostmaster(clusterDir: string): Promise<PostmasterStatus | undefined> {
   const file = path.join(clusterDir, "postmaster.pid");
   const text = await fs.readFile(file, "utf8").catch(() => undefined);
@@ -27,7 +29,12 @@ export async function runningPostmaster(clusterDir: string): Promise<PostmasterS
     await fs.rm(file, { force: true });
     return undefined;
   }
-  return { pid, port: Number.parseInt(lines[3] ?? "", 10) || 0, status: (lines[7] ?? "").trim() };
+  return {
+    pid,
+    port: Number.parseInt(lines[3] ?? "", 10) || 0,
+    socketDir: (lines[4] ?? "").trim(),
+    status: (lines[7] ?? "").trim(),
+  };
 }
 
 export function isAlive(pid: number): boolean {

@@ -32,8 +32,28 @@ export interface StartContext {
 
 export interface Server {
   port: number;
+  /** Where its Unix socket is; "" when it listens on TCP only (see socketDirFor). */
+  socketDir: string;
   stop(): Promise<void>;
 }
+
+/** The longest Unix socket path Linux and macOS accept (sun_path is 108 and 104 bytes, with its NUL). */
+const MAX_SOCKET_PATH = 103;
+
+/**
+ * The cluster's own directory holds its Unix socket, so clusters never share a socket or lock file
+ * (as they would in /tmp). Local clients use it rather than TCP: a query's round trip costs less
+ * CPU (measured with node-postgres, 20 000 round trips: the client 6–9 % less, PostgreSQL 6–18 %
+ * less). A cluster whose path is too long for a socket listens on TCP only, and so does one whose
+ * directory cannot hold a socket (some network and shared-folder file systems): startOrAdopt
+ * starts it again without one.
+ */
+export function socketDirFor(clusterDir: string, port: number): string {
+  return Buffer.byteLength(path.join(clusterDir, `.s.PGSQL.${port}`)) <= MAX_SOCKET_PATH ? clusterDir : "";
+}
+
+/** PostgreSQL's complaints when it cannot make its Unix socket. */
+const UNIX_SOCKET_FAILURE = /Unix-domain socket|Unix address|Unix socket/i;
 
 /**
  * Starts the postmaster, or adopts one already running on this cluster: another Sieve process
@@ -44,6 +64,7 @@ export interface Server {
 export async function startOrAdopt(ctx: StartContext): Promise<Server> {
   const deadline = Date.now() + START_TIMEOUT_MS;
   let lastOutput = "";
+  let unixSocket = true;
   while (Date.now() < deadline) {
     const running = await runningPostmaster(ctx.clusterDir);
     if (running) {
@@ -52,9 +73,13 @@ export async function startOrAdopt(ctx: StartContext): Promise<Server> {
       continue;
     }
     const port = ctx.port || (await freePort());
-    const outcome = await launch(ctx, port, deadline);
+    const outcome = await launch(ctx, port, unixSocket ? socketDirFor(ctx.clusterDir, port) : "", deadline);
     if ("server" in outcome) return outcome.server;
     lastOutput = outcome.output;
+    if (unixSocket && UNIX_SOCKET_FAILURE.test(lastOutput)) {
+      unixSocket = false; // TCP only, as before sockets were used
+      continue;
+    }
     const retry =
       /lock file "postmaster\.pid" already exists|pre-existing shared memory block/.test(lastOutput) ||
       (ctx.port === 0 && /could not bind|Address already in use/.test(lastOutput));
@@ -74,13 +99,15 @@ export async function startOrAdopt(ctx: StartContext): Promise<Server> {
 async function launch(
   ctx: StartContext,
   port: number,
+  socketDir: string,
   deadline: number,
 ): Promise<{ server: Server } | { output: string; how: string }> {
   const args = [
     "-D", ctx.clusterDir,
     "-p", String(port),
     "-c", "listen_addresses=127.0.0.1",
-    "-c", "unix_socket_directories=", // TCP only: no socket or lock files in /tmp shared by clusters
+    "-c", `unix_socket_directories=${socketDir}`,
+    "-c", "unix_socket_permissions=0700",
   ];
   // Claimed before spawning so a concurrent starter that adopts this server sees a live owner.
   const ownerFile = path.join(ctx.dataDir, OWNER_FILE);
@@ -139,7 +166,7 @@ async function launch(
   (child.stdout as net.Socket | null)?.unref();
   (child.stderr as net.Socket | null)?.unref();
   return {
-    server: ownedServer(ctx, pid, port, () => {
+    server: ownedServer(ctx, pid, port, socketDir, () => {
       stopping = true;
     }),
   };
@@ -149,14 +176,14 @@ async function adopt(ctx: StartContext, running: PostmasterStatus): Promise<Serv
   const ownerFile = path.join(ctx.dataDir, OWNER_FILE);
   const owner = Number.parseInt(await fs.readFile(ownerFile, "utf8").catch(() => ""), 10);
   const ownerAlive = Number.isInteger(owner) && owner > 0 && (owner === process.pid || isAlive(owner));
-  if (ownerAlive) return { port: running.port, stop: async () => {} }; // theirs to stop
+  if (ownerAlive) return { port: running.port, socketDir: running.socketDir, stop: async () => {} }; // theirs to stop
   // Orphaned by a crashed Sieve process: take over responsibility for stopping it.
   await fs.writeFile(ownerFile, `${process.pid}\n`);
-  return ownedServer(ctx, running.pid, running.port, () => {});
+  return ownedServer(ctx, running.pid, running.port, running.socketDir, () => {});
 }
 
 /** A server this process stops: on stop(), and on process exit as a fallback. */
-function ownedServer(ctx: StartContext, pid: number, port: number, onStopping: () => void): Server {
+function ownedServer(ctx: StartContext, pid: number, port: number, socketDir: string, onStopping: () => void): Server {
   const onExit = () => signalPostmaster(ctx.clusterDir, pid, "SIGINT");
   process.on("exit", onExit);
   let stopped: Promise<void> | undefined;
@@ -172,5 +199,5 @@ function ownedServer(ctx: StartContext, pid: number, port: number, onStopping: (
     const owner = await fs.readFile(ownerFile, "utf8").catch(() => "");
     if (Number.parseInt(owner, 10) === process.pid) await fs.rm(ownerFile, { force: true });
   };
-  return { port, stop: () => (stopped ??= stop()) };
+  return { port, socketDir, stop: () => (stopped ??= stop()) };
 }
