@@ -181,7 +181,7 @@ describe("a cluster directory that cannot hold a Unix socket", () => {
 describe("socketDirFor", () => {
   it("puts the socket in the cluster's directory, or none when the path would be too long for a socket", () => {
     expect(socketDirFor("/srv/sieve/.data/postgres", 5432)).toBe("/srv/sieve/.data/postgres");
-    const deep = `/srv/${"d".repeat(90)}/postgres`; // + "/.s.PGSQL.5432" is 114 bytes
+    const deep = `/srv/${"d".repeat(90)}/postgres`; // with "/.s.PGSQL.5432": 118 bytes
     expect(socketDirFor(deep, 5432)).toBe("");
   });
 });
