@@ -40,14 +40,15 @@ export function decodeBase64InPlace(bytes: Buffer, start: number, field: string)
   return decodePlainBase64InPlace(bytes, start) ?? decodeBase64InPlaceStrictly(bytes, start, field);
 }
 
+/** Larger content goes to the strict decoder: the native one needs a string copy of it. */
+export const FAST_BASE64_MAX_BYTES = 1024 * 1024;
+
 /**
  * Only for digits of the standard alphabet, padding at the end and a length a multiple of 4;
  * otherwise null with `bytes` unchanged. Node's decoder skips or stops at anything else (white
  * space, a misplaced `=`, invalid bytes) and would take base64url digits, so those inputs either
  * decode to fewer bytes than their length promises or are ruled out before.
  */
-export const FAST_BASE64_MAX_BYTES = 1024 * 1024;
-
 function decodePlainBase64InPlace(bytes: Buffer, start: number): Buffer | null {
   const length = bytes.length - start;
   if (length === 0 || length > FAST_BASE64_MAX_BYTES || length % 4 !== 0 || bytes.indexOf(0x2d, start) !== -1 || bytes.indexOf(0x5f, start) !== -1) return null;

@@ -52,8 +52,12 @@ export function socketDirFor(clusterDir: string, port: number): string {
   return Buffer.byteLength(path.join(clusterDir, `.s.PGSQL.${port}`)) <= MAX_SOCKET_PATH ? clusterDir : "";
 }
 
-/** PostgreSQL's complaints when it cannot make its Unix socket. */
-const UNIX_SOCKET_FAILURE = /Unix-domain socket|Unix address|Unix socket/i;
+/**
+ * PostgreSQL's errors when it cannot make its Unix socket ("could not create Unix socket for
+ * address", "could not bind Unix address", "could not create any Unix-domain sockets"); not its
+ * "listening on Unix socket", which a start that failed later (shared memory) has printed too.
+ */
+const UNIX_SOCKET_FAILURE = /could not (create|bind) Unix|Unix-domain socket/;
 
 /**
  * Starts the postmaster, or adopts one already running on this cluster: another Sieve process
