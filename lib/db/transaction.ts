@@ -11,6 +11,14 @@ export class Rollback<T> {
 
 export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
+  // A checked-out client has no listener of the pool's: a connection lost between two statements
+  // (the server shutting down or restarting) would be an uncaught error event. Kept here instead,
+  // it fails the next statement, and the broken connection is destroyed rather than pooled again.
+  let lost: Error | undefined;
+  const onError = (error: Error) => {
+    lost = error;
+  };
+  client.on("error", onError);
   try {
     await client.query("BEGIN");
     const result = await fn(client);
@@ -21,6 +29,7 @@ export async function withTransaction<T>(pool: pg.Pool, fn: (client: pg.PoolClie
     if (error instanceof Rollback) return error.value as T;
     throw error;
   } finally {
-    client.release();
+    client.off("error", onError);
+    client.release(lost);
   }
 }
