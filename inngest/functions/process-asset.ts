@@ -1,8 +1,13 @@
 import { inngest } from "@/inngest/client";
 import { analyzeAsset } from "@/lib/moderation/pipeline/analyze";
+import { offerEarlyJudge } from "@/lib/assets/processing/early-judgement";
 import { markProcessingFailed } from "@/lib/assets/processing/outcome";
 import { PROCESS_ASSET_EVENT, type ProcessAssetData } from "@/lib/assets/processing/request";
 import { finishProcessing } from "@/lib/moderation/pipeline/decision";
+import { earlyImageJudge } from "@/lib/moderation/pipeline/image-judgement";
+
+// This process analyses assets: a queue=false image may be judged while its upload is stored.
+offerEarlyJudge(earlyImageJudge);
 
 /**
  * Classifies one asset and applies the policy. The analysis (read content, run classifiers, build

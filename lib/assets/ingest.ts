@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Readable } from "node:stream";
-import { CONTENT_HEAD_BYTES, detectContent, describeImage, type AssetType } from "@/lib/assets/content-type";
+import { CONTENT_HEAD_BYTES, detectContent, describeImage, type AssetType, type DetectedContent, type ImageDescription } from "@/lib/assets/content-type";
 import { mapConstraintViolation } from "@/lib/assets/lookup";
 import { collectStream } from "@/lib/core/streams";
 import { readContentHead } from "@/lib/assets/peek";
@@ -10,6 +10,7 @@ import { config } from "@/lib/core/config";
 import { db } from "@/lib/db/client";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
 import { insertUploadedAsset } from "@/lib/assets/insert";
+import { abandonEarlyJudgement, earlyJudgementStored, startEarlyJudgement } from "@/lib/assets/processing/early-judgement";
 import { requireFolderInProject } from "@/lib/folders/lookup";
 import { ApiError } from "@/lib/core/errors";
 import { storage } from "@/lib/storage";
@@ -65,18 +66,35 @@ export async function ingestContent(draft: AssetDraft, content: ContentInput): P
   const limitError = sizeLimitError(detected.type, Buffer.isBuffer(body) ? body.length : null);
   if (limitError) throw limitError;
 
-  const { maxUploadBytes } = config().limits;
   // Images are small enough to hold in memory, and sharp needs the whole file for imageData.
   const payload = detected.type === "image" && !Buffer.isBuffer(body) ? await collectImage(body) : body;
   const assetId = randomUUID();
+  // Header facts first: a queue=false image is judged while it is stored (processing/early-judgement.ts).
+  const imageData = detected.type === "image" && Buffer.isBuffer(payload) ? await describeImage(payload) : null;
+  const early = !draft.queued && imageData !== null && startEarlyJudgement({ projectId: draft.projectId, assetId, bytes: payload as Buffer, fileFormat: detected.mime, imageData });
+  try {
+    return await storeAndInsert(draft, assetId, payload, detected, imageData, early);
+  } catch (error) {
+    if (early) abandonEarlyJudgement(assetId);
+    throw error;
+  }
+}
+
+async function storeAndInsert(
+  draft: AssetDraft,
+  assetId: string,
+  payload: Buffer | Readable,
+  detected: DetectedContent,
+  imageData: ImageDescription | null,
+  early: boolean,
+): Promise<AssetRow> {
   const key = assetContentKey(draft.projectId, assetId);
-  const stored = await storage().put(key, payload, { contentType: detected.mime, maxBytes: maxUploadBytes });
+  const stored = await storage().put(key, payload, { contentType: detected.mime, maxBytes: config().limits.maxUploadBytes });
   if (stored.sizeInBytes === 0) {
     await storage().delete(key);
     throw new ApiError("upload/empty-content");
   }
-  const imageData = detected.type === "image" && Buffer.isBuffer(payload) ? await describeImage(payload) : null;
-
+  if (early) earlyJudgementStored(assetId, stored.sha256);
   try {
     return await insertUploadedAsset(draft, {
       id: assetId,

@@ -5,7 +5,7 @@ import { sqlPool } from "@/lib/db/client";
 import type { Asset as AssetRow } from "@/lib/db/generated/client";
 import { eventInsertSql, eventValues } from "@/lib/events/record";
 import { outboxInsertSql, outboxValues } from "@/lib/jobs/outbox";
-import { processingRequest } from "@/lib/assets/processing/request";
+import { FIRST_GENERATION, processingRequest } from "@/lib/assets/processing/request";
 
 /**
  * The hot path of every upload, as one SQL statement (one implicit transaction, one round trip):
@@ -59,7 +59,7 @@ export async function insertUploadedAsset(draft: AssetDraft, facts: StoredConten
     rejectionNote: null,
     reviewedAt: null,
     extractedText: null,
-    processingGeneration: 0,
+    processingGeneration: FIRST_GENERATION,
     processingRequestedAt: null,
     derivedKey: null,
     createdAt: now,

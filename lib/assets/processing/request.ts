@@ -7,6 +7,9 @@ import type { JobMessage } from "@/lib/jobs/outbox";
  * the same transaction as the asset. The moderation pipeline consumes it (inngest/functions).
  */
 
+/** A new asset's processing generation; each retry starts the next. */
+export const FIRST_GENERATION = 0;
+
 /** The event that asks the pipeline to process one asset (one generation: a retry starts the next). */
 export const PROCESS_ASSET_EVENT = "sieve/asset.process-requested";
 

@@ -1,10 +1,9 @@
 import { fileTypeFromBuffer } from "file-type";
 import type { z } from "zod";
+import { takeEarlyJudgement } from "@/lib/assets/processing/early-judgement";
 import { keepsContent, type LockedAsset, type PreviewImage } from "@/lib/assets/processing/outcome";
 import type { ProcessAssetData } from "@/lib/assets/processing/request";
 import { frameThumbnailKey, previewContentKey } from "@/lib/assets/storage-keys";
-import { storeLabelSources } from "@/lib/assets/labels/sources";
-import { config } from "@/lib/core/config";
 import { errorMessage } from "@/lib/core/errors";
 import { asForeground } from "@/lib/core/foreground";
 import { db } from "@/lib/db/client";
@@ -22,8 +21,9 @@ import { analyzeDocumentFile, analyzeWebsite, canAnalyzeDocument } from "./analy
 import { analyzeMediaFile } from "./analyze-media";
 import { storeTextChild, type ChildDraft } from "./children";
 import { ContentMissingError, MAX_TEXT_BYTES, readAssetBytes, withContentFile } from "./content";
-import { checkHashLists, type HoldFinding } from "./hash-hold";
-import { imageForJudgement, type ImageInput } from "./image-input";
+import type { HoldFinding } from "./hash-hold";
+import type { ImageInput } from "./image-input";
+import { imageWorkOf, judgeImageBytes, storeLabelCopies, type ImageWork, type JudgedImage, type LabelCopies, type LabelSources } from "./image-judgement";
 import { svgText } from "./svg-text";
 import { mergeJudgements } from "./judgements";
 import { ocrTextPart } from "./ocr";
@@ -56,10 +56,7 @@ export interface Analysis {
   labelSources?: LabelSources | null;
 }
 
-export interface LabelSources {
-  count: number;
-  frames: boolean;
-}
+export type { LabelSources };
 
 type Json = z.core.util.JSONType;
 type Row = AssetRow;
@@ -107,20 +104,17 @@ async function keepFrameThumbnails(row: Row, frames: readonly Buffer[]): Promise
   );
 }
 
-/**
- * Stores the copies the labelling step reads; never rejects: labels are a search aid, so a copy
- * that cannot be made is a note, not a moderation failure.
- */
+/** The labelling copies of this processing generation; a failure is a note (storeLabelCopies). */
 async function keepLabelSources(row: Row, images: () => Promise<Buffer[]>, frames: boolean, notes: Record<string, unknown>): Promise<LabelSources | null> {
-  if (!config().pipeline.imageLabels) return null;
-  try {
-    const count = await storeLabelSources({ projectId: row.projectId, assetId: row.id, generation: row.processingGeneration }, await images());
-    return count > 0 ? { count, frames } : null;
-  } catch (error) {
-    notes.labels = { error: errorMessage(error) };
-    return null;
-  }
+  return noted(await storeLabelCopies(labelTarget(row), images, frames), notes);
 }
+
+function noted(copies: LabelCopies, notes: Record<string, unknown>): LabelSources | null {
+  if (copies.error !== null) notes.labels = { error: copies.error };
+  return copies.sources;
+}
+
+const labelTarget = (row: Row) => ({ projectId: row.projectId, assetId: row.id, generation: row.processingGeneration });
 
 /** Runs a preview beside the analysis and waits for both; the analysis's failure wins. */
 async function withPreview<T>(analysis: Promise<T>, preview: Promise<PreviewOutcome> | undefined): Promise<[T, PreviewOutcome | null]> {
@@ -149,9 +143,11 @@ async function analyzeText(row: Row, reason?: string, read?: Buffer): Promise<Co
   return out;
 }
 
-async function analyzeImage(row: Row, bytes: Buffer, thresholds: CategoryThresholds, previewer: MakePreview | null): Promise<Collected> {
+/** `work`: the judgement started early (image-judgement.ts), else started here. */
+async function analyzeImage(row: Row, bytes: Buffer, thresholds: CategoryThresholds, previewer: MakePreview | null, work?: ImageWork): Promise<Collected> {
   const out = empty();
-  const input = await imageForJudgement(bytes, row.fileFormat ?? "application/octet-stream", row.imageData as { width: number; height: number } | null);
+  const judging = work ?? judgeImageBytes(bytes, row.fileFormat ?? "application/octet-stream", row.imageData as { width: number; height: number } | null);
+  const input = await judging.input;
   if (!input.ok) {
     out.notes.image = { undecodable: input.reason };
     out.parts.push(unavailablePart("image", "image", { reason: input.reason }));
@@ -160,17 +156,29 @@ async function analyzeImage(row: Row, bytes: Buffer, thresholds: CategoryThresho
   }
   // From the image as judged (decoded or downscaled already when that was needed), beside the judging.
   const render = () => (input.pixels ? rawPreview(input.pixels) : imagePreview(input.data));
-  const copy = keepLabelSources(row, async () => [await labelSourceJpeg(input.data)], false, out.notes);
-  const [judged, preview] = await withPreview(judgeImage(row, bytes, input, thresholds, out), previewer?.("image", render));
-  return { ...judged, preview, labelSources: await copy };
+  // An early judgement stored the copies of the first generation; a later one makes its own.
+  const copy = (judging.labelCopies ?? Promise.resolve(null)).then((early) =>
+    early?.generation === row.processingGeneration
+      ? noted(early, out.notes)
+      : keepLabelSources(row, async () => [await labelSourceJpeg(input.data)], false, out.notes),
+  );
+  // `judged` is null only when the input failed, handled above.
+  const judged = judging.judged.then((result) => collectJudged(row, bytes, input, result!, thresholds, out));
+  const [collected, preview] = await withPreview(judged, previewer?.("image", render));
+  return { ...collected, preview, labelSources: await copy };
 }
 
-async function judgeImage(row: Row, bytes: Buffer, input: ImageInput & { ok: true }, thresholds: CategoryThresholds, out: Collected): Promise<Collected> {
+async function collectJudged(
+  row: Row,
+  bytes: Buffer,
+  input: ImageInput & { ok: true },
+  { image, hashes }: JudgedImage,
+  thresholds: CategoryThresholds,
+  out: Collected,
+): Promise<Collected> {
   if (input.downscaledFrom || input.convertedFrom) {
     out.notes.image = { ...(input.downscaledFrom && { judgedAt: "downscaled", original: input.downscaledFrom }), ...(input.convertedFrom && { decodedFrom: input.convertedFrom }) };
   }
-  // The image model (its worker) and the hash lists (sharp on libuv's pool, then one query) at once.
-  const [image, hashes] = await Promise.all([classifyPart("image", { kind: "image", data: input.data, mimeType: input.mimeType }), checkHashLists(input.data)]);
   out.parts.push(image);
   out.labels.push(...labelsOf(image));
   if (hashes.ok) out.hold = hashes.finding;
@@ -206,11 +214,13 @@ async function textDespiteType(row: Row, bytes: Buffer): Promise<string | null> 
 async function analyzeByType(row: Row, thresholds: CategoryThresholds, previewer: MakePreview | null): Promise<Collected> {
   if (row.type === "plaintext_document") return analyzeText(row);
   if (row.type === "image") {
-    // Images are read whole once: the text sniff and the image analysis share the bytes.
-    const bytes = await readAssetBytes(row);
+    // Images are read whole once: the text sniff and the image analysis share the bytes (those a
+    // queue=false upload judged early are in memory already, with their judgement).
+    const early = takeEarlyJudgement(row);
+    const bytes = early?.bytes ?? (await readAssetBytes(row));
     if (!bytes) throw new ContentMissingError(`asset ${row.id} has no stored content`);
     const asText = await textDespiteType(row, bytes);
-    return asText ? analyzeText(row, asText, bytes) : analyzeImage(row, bytes, thresholds, previewer);
+    return asText ? analyzeText(row, asText, bytes) : analyzeImage(row, bytes, thresholds, previewer, early ? imageWorkOf(early.work) : undefined);
   }
   if (row.type !== "website") {
     const head = await readAssetBytes(row, SNIFF_BYTES);
