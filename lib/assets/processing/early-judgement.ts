@@ -11,8 +11,8 @@ import { FIRST_GENERATION } from "./request";
  * or one whose asset no longer matches the bytes, judges them itself. Either way the same bytes are
  * judged by the same code: this only moves the start earlier.
  *
- * Bounded: at most MAX_IN_FLIGHT uploads (the interactive lanes run 4 at once) and MAX_HELD_BYTES of
- * held uploads; an upload beyond either is judged by its run as usual. An entry nobody takes (the
+ * Bounded: at most MAX_HELD_UPLOADS uploads held (the interactive lanes run 4 at once) and MAX_HELD_BYTES
+ * of their bytes; an upload beyond either is judged by its run as usual. An entry nobody takes (the
  * create failed, the run went elsewhere) goes after TTL_MS.
  *
  * A judge may also store the labelling copies of the asset's first processing generation
@@ -40,7 +40,7 @@ interface Entry {
   expiry: NodeJS.Timeout;
 }
 
-const MAX_IN_FLIGHT = 4;
+const MAX_HELD_UPLOADS = 4;
 const MAX_HELD_BYTES = 64 * 1024 * 1024;
 const TTL_MS = 120_000;
 
@@ -59,7 +59,8 @@ export function offerEarlyJudge(judge: EarlyJudge | null): void {
 /** Starts judging an upload's bytes when a judge is offered and there is room; returns whether it did. */
 export function startEarlyJudgement(upload: UploadedImage): boolean {
   const reg = registry();
-  if (!reg.judge || reg.entries.has(upload.assetId) || reg.entries.size >= MAX_IN_FLIGHT) return false;
+  // Asset ids are fresh UUIDs: an upload is never started twice.
+  if (!reg.judge || reg.entries.size >= MAX_HELD_UPLOADS) return false;
   if (reg.heldBytes + upload.bytes.length > MAX_HELD_BYTES) return false;
   let work: EarlyWork;
   try {
