@@ -28,11 +28,16 @@ import type { CrashableServer, RunningServer } from "@/tests/support/test-server
  *    baseline A, baseline B), each ratio taken within its round, and the median reported. Plain POSTs
  *    from this process (which also runs the receiver) are shown for information. The machine is
  *    shared: the CPU other processes used during each round is shown, as a warning sign.
+ *    C, after B in each round: the round's events read from PostgreSQL in pages, made envelopes,
+ *    signed and POSTed through undici from the server process, nothing stored (bench/server-probe.mjs
+ *    readAndSendEvents, written apart from lib/connectors). No delivery design does less, so C / B
+ *    is a ceiling for delivered / B on this machine, and delivered / C what the records, the dispatch
+ *    and the attempts' bookkeeping cost.
  * 3. Lag: one event at a time on an idle server, from its commit to its receipt. Target: p50 <= 250 ms.
  * The server needs SIEVE_ALLOW_PRIVATE_NETWORKS=true (bench/run.ts sets it) to deliver to 127.0.0.1.
  * Env: BENCH_EVENTS_TOTAL (100000), BENCH_FEED_PAGES (300), BENCH_DELIVERY_N (2000), BENCH_LAG_N (100),
  * BENCH_DELIVERY_WARMUP (2000), BENCH_DELIVERY_ROUNDS (3), BENCH_EVENTS_PARTS (feed,delivery),
- * BENCH_PROFILE_DIR (a profile of the server process per measured delivery burst and undici baseline;
+ * BENCH_PROFILE_DIR (a profile of the server process per measured delivery burst, undici baseline and C;
  * BENCH_PROFILE_TOOL=perf for system-wide `perf record` instead: bench/server-probe.mjs).
  */
 const FEED_TARGET_MS = 20;
@@ -40,6 +45,8 @@ const RATE_TARGET = 0.5;
 const LAG_TARGET_MS = 250;
 /** Attempts in flight at once for one connector: the baseline gets as many. */
 const DELIVERY_IN_FLIGHT = Number(process.env.BENCH_DELIVERY_IN_FLIGHT ?? FIRST_ATTEMPTS_PER_CONNECTOR);
+/** C reads the events in pages as large as the dispatcher's largest pass (lib/connectors/dispatch.ts). */
+const DISPATCH_PAGE = 500;
 const START_CURSOR = Buffer.from("v1.0.0").toString("base64url");
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
@@ -144,6 +151,18 @@ async function plainSignedPostsInServer(
   }
 }
 
+/** C, in the server process (bench/server-probe.mjs readAndSendEvents); null when it failed. */
+async function readAndSendInServer(probeUrl: string, url: string, ids: string[], inFlight: number): Promise<number | null> {
+  try {
+    const res = await fetch(`${probeUrl}/read-and-send`, { method: "POST", body: JSON.stringify({ url, ids, inFlight, pageSize: DISPATCH_PAGE }) });
+    if (!res.ok) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
+    return ((await res.json()) as { rate: number }).rate;
+  } catch (error) {
+    console.log(`  ! reading and sending in the server process failed: ${(error as Error).message}`);
+    return null;
+  }
+}
+
 /** Starts (to `file`, less its extension) or stops a CPU profile of the server process (bench/server-probe.mjs); stop returns the file. */
 async function probeProfile(probeUrl: string, command: "start" | "stop", file?: string): Promise<string> {
   const res = await fetch(`${probeUrl}/profile`, { method: "POST", body: JSON.stringify({ command, file }) });
@@ -189,10 +208,11 @@ async function cpuMs(serverPid: number): Promise<CpuSample | null> {
   }
 }
 
+/** CPU per request: the server, PostgreSQL, and this process (the receiver, and the bench waiting). */
 function cpuPer(before: CpuSample | null, after: CpuSample | null, n: number): string {
   if (!before || !after) return "";
   const ms = (x: number) => (x / n).toFixed(3);
-  return `CPU/request: server ${ms(after.server - before.server)} ms, PostgreSQL ${ms(after.postgres - before.postgres)} ms`;
+  return `CPU/request: server ${ms(after.server - before.server)} ms, PostgreSQL ${ms(after.postgres - before.postgres)} ms, receiver ${ms(after.self - before.self)} ms`;
 }
 
 /** The share of the machine's CPUs that processes other than the server, PostgreSQL and this one used. */
@@ -265,15 +285,17 @@ async function benchDelivery(server: RunningServer & CrashableServer, apiKey: st
     const deliverBurst = async (count: number, profile = false) => {
       const already = receiver.arrivals.size;
       if (profile) await probeProfile(probeUrl, "start", path.resolve(profileDir as string, `delivery-${Date.now()}`));
-      const before = await cpuMs(server.pid());
       const burst = await commitEvents(projectId, nextEvent, count);
+      // After the commit: inserting the events is not delivery work (the dispatcher's first pass may
+      // start a moment before this sample, which counts in the deliveries' favour).
+      const before = await cpuMs(server.pid());
       nextEvent += count;
       const delivered = await receiver.waitFor(already + count, 600_000);
       const lastArrival = Math.max(...burst.ids.map((id) => receiver.arrivals.get(id) ?? 0));
       const after = await cpuMs(server.pid());
       if (profile) console.log(`  (profile of the delivery burst: ${await probeProfile(probeUrl, "stop")})`);
       if (!delivered) console.log(`  ! only ${receiver.arrivals.size - already} of ${count} arrived within 10 min`);
-      return { rate: count / ((lastArrival - burst.committedAt) / 1000), cpu: cpuPer(before, after, count), other: otherLoad(before, after) };
+      return { rate: count / ((lastArrival - burst.committedAt) / 1000), cpu: cpuPer(before, after, count), other: otherLoad(before, after), ids: burst.ids };
     };
     const baseline = async (client: "node:http" | "undici", count: number, profile = false) => {
       if (profile) await probeProfile(probeUrl, "start", path.resolve(profileDir as string, `${client.replace(":", "-")}-${Date.now()}`));
@@ -283,21 +305,32 @@ async function benchDelivery(server: RunningServer & CrashableServer, apiKey: st
       if (profile) console.log(`  (profile of the ${client} baseline: ${await probeProfile(probeUrl, "stop")})`);
       return { rate, cpu: cpuPer(before, after, count), other: otherLoad(before, after) };
     };
+    /** C: the burst's events read, enveloped, signed and POSTed from the server process, nothing written. */
+    const floor = async (ids: string[], profile = false) => {
+      if (profile) await probeProfile(probeUrl, "start", path.resolve(profileDir as string, `read-and-send-${Date.now()}`));
+      const before = await cpuMs(server.pid());
+      const rate = await readAndSendInServer(probeUrl, receiver.url, ids, DELIVERY_IN_FLIGHT);
+      const after = await cpuMs(server.pid());
+      if (profile) console.log(`  (profile of C: ${await probeProfile(probeUrl, "stop")})`);
+      return { rate, cpu: cpuPer(before, after, ids.length), other: otherLoad(before, after) };
+    };
 
     if (warmN > 0) {
-      await deliverBurst(warmN);
+      const warm = await deliverBurst(warmN);
       await sleep(500); // the burst's last records
       await baseline("node:http", warmN);
       await baseline("undici", warmN);
+      await floor(warm.ids);
       await plainSignedPosts(receiver.url, sample, warmN, DELIVERY_IN_FLIGHT);
     }
-    const rounds: { delivery: Awaited<ReturnType<typeof deliverBurst>>; nodeHttp: Awaited<ReturnType<typeof baseline>>; undici: Awaited<ReturnType<typeof baseline>> }[] = [];
+    type Measured = Awaited<ReturnType<typeof baseline>>;
+    const rounds: { delivery: Awaited<ReturnType<typeof deliverBurst>>; nodeHttp: Measured; undici: Measured; floor: Measured }[] = [];
     for (let round = 0; round < roundsN; round++) {
       const delivery = await deliverBurst(n, profileDir !== undefined);
       await sleep(500);
       const nodeHttp = await baseline("node:http", n);
       const undici = await baseline("undici", n, profileDir !== undefined);
-      rounds.push({ delivery, nodeHttp, undici });
+      rounds.push({ delivery, nodeHttp, undici, floor: await floor(delivery.ids, profileDir !== undefined) });
     }
     const plainHere = await plainSignedPosts(receiver.url, sample, n, DELIVERY_IN_FLIGHT);
 
@@ -314,6 +347,7 @@ async function benchDelivery(server: RunningServer & CrashableServer, apiKey: st
       console.log(`    delivered                        ${rate(r.delivery.rate, "events/s")}   ${r.delivery.cpu}${load(r.delivery.other)}`);
       console.log(`    A: plain POSTs through node:http ${rate(r.nodeHttp.rate, "requests/s")}   ${r.nodeHttp.cpu}${load(r.nodeHttp.other)}`);
       console.log(`    B: plain POSTs through undici    ${rate(r.undici.rate, "requests/s")}   ${r.undici.cpu}${load(r.undici.other)}`);
+      console.log(`    C: read and sent, nothing stored ${rate(r.floor.rate, "events/s")}   ${r.floor.cpu}${load(r.floor.other)}`);
     });
     console.log(`  plain signed POSTs from the bench process (the receiver's process: informational) ${plainHere.toFixed(0)} requests/s`);
     const median = (xs: (number | null)[]) => percentile(xs.filter((x): x is number => x !== null), 50);
@@ -323,6 +357,14 @@ async function benchDelivery(server: RunningServer & CrashableServer, apiKey: st
       const m = median(xs);
       const each = xs.map((x) => (x === null ? "n/a" : `${x.toFixed(2)}x`)).join(", ");
       console.log(`  ratio delivered / ${label}: median ${m.toFixed(2)}x (rounds: ${each}) (target >= ${RATE_TARGET}x) ${verdict(m >= RATE_TARGET)}`);
+    }
+    // C is no delivery design (it keeps no record, so a crash loses what it had read), only its
+    // floor: what reading, enveloping, signing and sending cost here before anything is stored.
+    const floorVsUndici = median(rounds.map((r) => (r.floor.rate === null || r.undici.rate === null ? null : r.floor.rate / r.undici.rate)));
+    const deliveredVsFloor = median(rounds.map((r) => (r.floor.rate === null ? null : r.delivery.rate / r.floor.rate)));
+    if (rounds.some((r) => r.floor.rate !== null)) {
+      console.log(`  C (events read from PostgreSQL, enveloped, signed and POSTed through undici; nothing stored) / B: median ${floorVsUndici.toFixed(2)}x, a ceiling for delivered / B on this machine (storing nothing)`);
+      console.log(`  delivered / C: median ${deliveredVsFloor.toFixed(2)}x (what storing each delivery and its attempt, and the dispatch, cost)`);
     }
     const p50 = percentile(lags, 50);
     console.log(`  lag commit → receipt, idle, ${lagN} events: p50 ${p50.toFixed(0)} ms   p99 ${percentile(lags, 99).toFixed(0)} ms (target p50 <= ${LAG_TARGET_MS} ms) ${verdict(p50 <= LAG_TARGET_MS)}`);

@@ -10,6 +10,7 @@ import { writeFileSync } from "node:fs";
 import http from "node:http";
 import inspector from "node:inspector";
 import { isMainThread } from "node:worker_threads";
+import pg from "pg";
 import { Pool } from "undici";
 
 const port = Number(process.env.SIEVE_BENCH_PROBE_PORT);
@@ -88,6 +89,80 @@ export async function plainSignedPostsUndici(url, body, count, inFlight) {
 }
 
 /**
+ * The floor of any delivery design on this machine, written here independently of lib/connectors:
+ * the events `ids` are read from PostgreSQL in pages of `pageSize` (the next page while the current
+ * one is sent, as the dispatcher overlaps its passes with attempts), each is made the webhook
+ * envelope {id, type, createdAt, projectId, data}, signed (Standard Webhooks) and POSTed through
+ * undici's pool, `inFlight` at once, and nothing is written. Returns events per second.
+ */
+export async function readAndSendEvents(databaseUrl, url, ids, inFlight, pageSize) {
+  const db = new pg.Client({ connectionString: databaseUrl });
+  await db.connect();
+  const secret = crypto.randomBytes(32);
+  const target = new URL(url);
+  const pool = new Pool(target.origin, { connections: inFlight });
+  const readPage = (from) =>
+    db
+      .query(
+        `SELECT id, type, severity::text AS severity, title, description, asset_id, asset, facts, created_at, project_id
+           FROM events WHERE id = ANY ($1::uuid[]) ORDER BY txid, seq`,
+        [ids.slice(from, from + pageSize)],
+      )
+      .then((result) => result.rows);
+  const post = (row) => {
+    const body = JSON.stringify({
+      id: row.id,
+      type: row.type,
+      createdAt: row.created_at.getTime(),
+      projectId: row.project_id,
+      data: { severity: row.severity, title: row.title, description: row.description, assetId: row.asset_id, asset: row.asset, facts: row.facts },
+    });
+    const timestamp = Math.floor(Date.now() / 1000);
+    const signature = crypto.createHmac("sha256", secret).update(`${row.id}.${timestamp}.${body}`).digest("base64");
+    const headers = ["content-type", "application/json", "webhook-id", row.id, "webhook-timestamp", String(timestamp), "webhook-signature", `v1,${signature}`];
+    return new Promise((resolve, reject) => {
+      pool.dispatch(
+        { origin: target.origin, path: target.pathname, method: "POST", headers, body },
+        { onRequestStart() {}, onResponseStart() {}, onResponseData() {}, onResponseEnd: resolve, onResponseError: (_controller, error) => reject(error) },
+      );
+    });
+  };
+  try {
+    const started = performance.now();
+    // Pages are read one after another into `rows` while the workers send what has arrived.
+    const rows = [];
+    let read = false;
+    const wake = [];
+    const wakeAll = () => wake.splice(0).forEach((resolve) => resolve());
+    const reading = (async () => {
+      try {
+        for (let from = 0; from < ids.length; from += pageSize) {
+          rows.push(...(await readPage(from)));
+          wakeAll();
+        }
+      } finally {
+        read = true;
+        wakeAll();
+      }
+    })();
+    let next = 0;
+    const worker = async () => {
+      for (;;) {
+        if (next < rows.length) await post(rows[next++]);
+        else if (read) return;
+        else await new Promise((resolve) => wake.push(resolve));
+      }
+    };
+    await Promise.all([reading, ...Array.from({ length: inFlight }, worker)]);
+    if (rows.length !== ids.length) throw new Error(`read ${rows.length} of ${ids.length} events`);
+    return ids.length / ((performance.now() - started) / 1000);
+  } finally {
+    await pool.destroy();
+    await db.end();
+  }
+}
+
+/**
  * A CPU profile of this process over a window the bench chooses (BENCH_PROFILE_DIR: each delivery
  * burst and undici baseline alone, without start-up), written to `<file>.cpuprofile` (Chrome
  * DevTools opens it). With BENCH_PROFILE_TOOL=perf, a system-wide `perf record -a -g` over the same
@@ -140,7 +215,9 @@ if (cluster.isPrimary && isMainThread && Number.isInteger(port) && port > 0) {
       const work =
         req.url === "/profile"
           ? profile(request.command, request.file)
-          : (client === "undici" ? plainSignedPostsUndici : plainSignedPosts)(url, body, count, inFlight).then((rate) => ({ rate }));
+          : req.url === "/read-and-send"
+            ? readAndSendEvents(process.env.DATABASE_URL, url, request.ids, inFlight, request.pageSize).then((rate) => ({ rate }))
+            : (client === "undici" ? plainSignedPostsUndici : plainSignedPosts)(url, body, count, inFlight).then((rate) => ({ rate }));
       work.then(
         (result) => res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(result)),
         (error) => res.writeHead(500, { "content-type": "text/plain" }).end(String(error?.message ?? error)),

@@ -102,6 +102,8 @@ describe("first attempts", () => {
 
     listeners[0]!.sent();
     listeners[0]!.settled({ status: "succeeded", done: true }); // its record, later: the slot is not freed twice
+    expect(listeners).toHaveLength(FIRST_ATTEMPTS_PER_CONNECTOR); // freed slots are refilled after this turn's I/O
+    await vi.advanceTimersByTimeAsync(1);
     expect(listeners).toHaveLength(FIRST_ATTEMPTS_PER_CONNECTOR + 1);
 
     listeners[1]!.settled({ status: "pending", done: false }); // a failure, recorded: handed off, then freed
@@ -127,7 +129,9 @@ describe("first attempts", () => {
     }));
     const all = deliveries(FIRST_ATTEMPTS_PER_CONNECTOR * 3);
     startFirstAttempts(all);
-    await vi.advanceTimersByTimeAsync(0);
+    // Three lane-fulls: each refill comes a turn of the event loop after the slots it fills freed (a
+    // turn is 1 ms here: the fake clock runs an immediate queued at its current time only once it moves).
+    for (let turn = 0; turn < 3; turn++) await vi.advanceTimersByTimeAsync(1);
     expect(attemptDelivery).toHaveBeenCalledTimes(all.length);
     expect(new Set(handedOff())).toEqual(new Set(all.map((d) => d.deliveryId)));
   });

@@ -44,6 +44,8 @@ interface Waiting {
 
 interface Lane {
   running: number;
+  /** A pump is due (refillSoon) for the slots freed in this turn of the event loop. */
+  pumpScheduled: boolean;
   /** Oldest first (`since` never decreases). */
   waiting: Waiting[];
   /** Armed while deliveries wait: fires at the oldest one's deadline (or earlier; it re-arms). */
@@ -60,7 +62,7 @@ export function startFirstAttempts(deliveries: readonly DispatchedDelivery[]): v
   const touched = new Set<string>();
   for (const delivery of deliveries) {
     let lane = lanes().get(delivery.connectorId);
-    if (!lane) lanes().set(delivery.connectorId, (lane = { running: 0, waiting: [], failed: false }));
+    if (!lane) lanes().set(delivery.connectorId, (lane = { running: 0, pumpScheduled: false, waiting: [], failed: false }));
     lane.waiting.push({ delivery, since: now });
     touched.add(delivery.connectorId);
   }
@@ -92,6 +94,21 @@ function pump(connectorId: string): void {
 }
 
 /**
+ * Refills the slots an attempt frees once per turn of the event loop, after its I/O: an attempt
+ * frees its slot inside the parsing of its response, and starting the next request there costs the
+ * server ~7 % more CPU per delivery (bench/events.ts, rounds of 6000 events) than writing the turn's new
+ * requests together afterwards.
+ */
+function refillSoon(connectorId: string, lane: Lane): void {
+  if (lane.pumpScheduled) return;
+  lane.pumpScheduled = true;
+  setImmediate(() => {
+    lane.pumpScheduled = false;
+    pump(connectorId);
+  });
+}
+
+/**
  * One first attempt, its slot freed once (a class, not closures per attempt: this runs per delivery).
  * A delivery that needs more is handed off before its slot frees. A failure of the database means
  * the sweep hands the delivery to the job runner later.
@@ -108,7 +125,7 @@ class FirstAttempt implements FirstAttemptListener {
     if (this.freed) return;
     this.freed = true;
     this.lane.running--;
-    pump(this.connectorId);
+    refillSoon(this.connectorId, this.lane);
   }
 
   sent(): void {
