@@ -89,11 +89,11 @@ export async function plainSignedPostsUndici(url, body, count, inFlight) {
 }
 
 /**
- * The floor of any delivery design on this machine, written here independently of lib/connectors:
- * the events `ids` are read from PostgreSQL in pages of `pageSize` (the next page while the current
- * one is sent, as the dispatcher overlaps its passes with attempts), each is made the webhook
- * envelope {id, type, createdAt, projectId, data}, signed (Standard Webhooks) and POSTed through
- * undici's pool, `inFlight` at once, and nothing is written. Returns events per second.
+ * The least work any delivery design does, written here apart from lib/connectors: the events
+ * `ids` are read from PostgreSQL in pages of `pageSize`, one after another while the sends run (as
+ * the dispatcher's passes overlap the attempts); each becomes the webhook envelope {id, type,
+ * createdAt, projectId, data}, signed (Standard Webhooks) and POSTed through undici's pool,
+ * `inFlight` at once. Nothing is written. Returns events per second.
  */
 export async function readAndSendEvents(databaseUrl, url, ids, inFlight, pageSize) {
   const db = new pg.Client({ connectionString: databaseUrl });
