@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { FIRST_ATTEMPTS_PER_CONNECTOR } from "@/lib/connectors/delivery/first-attempts";
+import { DISPATCH_BATCH } from "@/lib/connectors/dispatch";
 import { sqlPool } from "@/lib/db/client";
 import { recordEvents, type NewEvent } from "@/lib/events/record";
 import { percentile, timedCall, verdict } from "@/bench/http-timing";
@@ -47,8 +48,6 @@ const RATE_TARGET = 0.5;
 const LAG_TARGET_MS = 250;
 /** Attempts in flight at once for one connector: the baseline gets as many. */
 const DELIVERY_IN_FLIGHT = Number(process.env.BENCH_DELIVERY_IN_FLIGHT ?? FIRST_ATTEMPTS_PER_CONNECTOR);
-/** C reads the events in pages as large as the dispatcher's largest pass (lib/connectors/dispatch.ts). */
-const DISPATCH_PAGE = 500;
 const START_CURSOR = Buffer.from("v1.0.0").toString("base64url");
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 16 });
@@ -153,10 +152,10 @@ async function plainSignedPostsInServer(
   }
 }
 
-/** C, in the server process (bench/server-probe.mjs readAndSendEvents); null when it failed. */
+/** C, in the server process (bench/server-probe.mjs readAndSendEvents), in pages as large as the dispatcher's largest pass; null when it failed. */
 async function readAndSendInServer(probeUrl: string, url: string, ids: string[], inFlight: number): Promise<number | null> {
   try {
-    const res = await fetch(`${probeUrl}/read-and-send`, { method: "POST", body: JSON.stringify({ url, ids, inFlight, pageSize: DISPATCH_PAGE }) });
+    const res = await fetch(`${probeUrl}/read-and-send`, { method: "POST", body: JSON.stringify({ url, ids, inFlight, pageSize: DISPATCH_BATCH }) });
     if (!res.ok) throw new Error(`HTTP ${res.status}: ${await res.text()}`);
     return ((await res.json()) as { rate: number }).rate;
   } catch (error) {
@@ -299,23 +298,22 @@ async function benchDelivery(server: RunningServer & CrashableServer, apiKey: st
       if (!delivered) console.log(`  ! only ${receiver.arrivals.size - already} of ${count} arrived within 10 min`);
       return { rate: count / ((lastArrival - burst.committedAt) / 1000), cpu: cpuPer(before, after, count), other: otherLoad(before, after), ids: burst.ids };
     };
-    const baseline = async (client: "node:http" | "undici", count: number, profile = false) => {
-      if (profile) await probeProfile(probeUrl, "start", path.resolve(profileDir as string, `${client.replace(":", "-")}-${Date.now()}`));
+    /** A rate the server process measures itself (a baseline, or C), with its CPU and, when asked, a profile (file `name`-…). */
+    const measuredInServer = async (name: string, count: number, profile: boolean, run: () => Promise<number | null>) => {
+      if (profile) await probeProfile(probeUrl, "start", path.resolve(profileDir as string, `${name}-${Date.now()}`));
       const before = await cpuMs(server.pid());
-      const rate = await plainSignedPostsInServer(probeUrl, receiver.url, sample, count, DELIVERY_IN_FLIGHT, client);
+      const rate = await run();
       const after = await cpuMs(server.pid());
-      if (profile) console.log(`  (profile of the ${client} baseline: ${await probeProfile(probeUrl, "stop")})`);
+      if (profile) console.log(`  (profile of ${name}: ${await probeProfile(probeUrl, "stop")})`);
       return { rate, cpu: cpuPer(before, after, count), other: otherLoad(before, after) };
     };
+    const baseline = (client: "node:http" | "undici", count: number, profile = false) =>
+      measuredInServer(client.replace(":", "-"), count, profile, () =>
+        plainSignedPostsInServer(probeUrl, receiver.url, sample, count, DELIVERY_IN_FLIGHT, client),
+      );
     /** C: the burst's events read, enveloped, signed and POSTed from the server process, nothing written. */
-    const floor = async (ids: string[], profile = false) => {
-      if (profile) await probeProfile(probeUrl, "start", path.resolve(profileDir as string, `read-and-send-${Date.now()}`));
-      const before = await cpuMs(server.pid());
-      const rate = await readAndSendInServer(probeUrl, receiver.url, ids, DELIVERY_IN_FLIGHT);
-      const after = await cpuMs(server.pid());
-      if (profile) console.log(`  (profile of C: ${await probeProfile(probeUrl, "stop")})`);
-      return { rate, cpu: cpuPer(before, after, ids.length), other: otherLoad(before, after) };
-    };
+    const floor = (ids: string[], profile = false) =>
+      measuredInServer("read-and-send", ids.length, profile, () => readAndSendInServer(probeUrl, receiver.url, ids, DELIVERY_IN_FLIGHT));
 
     if (warmN > 0) {
       const warm = await deliverBurst(warmN);
@@ -363,7 +361,7 @@ async function benchDelivery(server: RunningServer & CrashableServer, apiKey: st
     // C is no delivery design (it keeps no record, so a crash loses what it had read), only its
     // floor: what reading, enveloping, signing and sending cost here before anything is stored.
     const floorVsUndici = median(rounds.map((r) => (r.floor.rate === null || r.undici.rate === null ? null : r.floor.rate / r.undici.rate)));
-    const deliveredVsFloor = median(rounds.map((r) => (r.floor.rate === null ? null : r.delivery.rate / r.floor.rate)));
+    const deliveredVsFloor = median(ratios((r) => r.floor.rate));
     if (rounds.some((r) => r.floor.rate !== null)) {
       console.log(`  C (events read from PostgreSQL, enveloped, signed and POSTed through undici; nothing stored) / B: median ${floorVsUndici.toFixed(2)}x, a ceiling for delivered / B on this machine (storing nothing)`);
       console.log(`  delivered / C: median ${deliveredVsFloor.toFixed(2)}x (what storing each delivery and its attempt, and the dispatch, cost)`);

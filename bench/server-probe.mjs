@@ -29,11 +29,22 @@ async function rate(count, inFlight, post) {
   return count / ((performance.now() - started) / 1000);
 }
 
-/** A fresh webhook id and timestamp, and the Standard Webhooks signature of `body` with them. */
-function signed(secret, body) {
-  const id = crypto.randomUUID();
+/** The webhook id (fresh unless given), a timestamp, and the Standard Webhooks signature of `body` with them. */
+function signed(secret, body, id = crypto.randomUUID()) {
   const timestamp = Math.floor(Date.now() / 1000);
   return { id, timestamp, signature: crypto.createHmac("sha256", secret).update(`${id}.${timestamp}.${body}`).digest("base64") };
+}
+
+/** One signed POST of `body` through undici's pool, with handlers that do nothing (the least a client does). */
+function undiciSignedPost(pool, target, secret, body, id) {
+  const { id: webhookId, timestamp, signature } = signed(secret, body, id);
+  const headers = ["content-type", "application/json", "webhook-id", webhookId, "webhook-timestamp", String(timestamp), "webhook-signature", `v1,${signature}`];
+  return new Promise((resolve, reject) => {
+    pool.dispatch(
+      { origin: target.origin, path: target.pathname, method: "POST", headers, body },
+      { onRequestStart() {}, onResponseStart() {}, onResponseData() {}, onResponseEnd: resolve, onResponseError: (_controller, error) => reject(error) },
+    );
+  });
 }
 
 /**
@@ -74,16 +85,7 @@ export async function plainSignedPostsUndici(url, body, count, inFlight) {
   const secret = crypto.randomBytes(32);
   const target = new URL(url);
   const pool = new Pool(target.origin, { connections: inFlight });
-  const perSecond = await rate(count, inFlight, () => {
-    const { id, timestamp, signature } = signed(secret, body);
-    const headers = ["content-type", "application/json", "webhook-id", id, "webhook-timestamp", String(timestamp), "webhook-signature", `v1,${signature}`];
-    return new Promise((resolve, reject) => {
-      pool.dispatch(
-        { origin: target.origin, path: target.pathname, method: "POST", headers, body },
-        { onRequestStart() {}, onResponseStart() {}, onResponseData() {}, onResponseEnd: resolve, onResponseError: (_controller, error) => reject(error) },
-      );
-    });
-  });
+  const perSecond = await rate(count, inFlight, () => undiciSignedPost(pool, target, secret, body));
   await pool.destroy();
   return perSecond;
 }
@@ -117,15 +119,7 @@ export async function readAndSendEvents(databaseUrl, url, ids, inFlight, pageSiz
       projectId: row.project_id,
       data: { severity: row.severity, title: row.title, description: row.description, assetId: row.asset_id, asset: row.asset, facts: row.facts },
     });
-    const timestamp = Math.floor(Date.now() / 1000);
-    const signature = crypto.createHmac("sha256", secret).update(`${row.id}.${timestamp}.${body}`).digest("base64");
-    const headers = ["content-type", "application/json", "webhook-id", row.id, "webhook-timestamp", String(timestamp), "webhook-signature", `v1,${signature}`];
-    return new Promise((resolve, reject) => {
-      pool.dispatch(
-        { origin: target.origin, path: target.pathname, method: "POST", headers, body },
-        { onRequestStart() {}, onResponseStart() {}, onResponseData() {}, onResponseEnd: resolve, onResponseError: (_controller, error) => reject(error) },
-      );
-    });
+    return undiciSignedPost(pool, target, secret, body, row.id);
   };
   try {
     const started = performance.now();

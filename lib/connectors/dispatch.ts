@@ -28,9 +28,9 @@ import {
  * goes to the job runner, and the sweep (every poll) queues any delivery a crash left unattempted.
  * Connectors receive the events created after them, of the types they subscribe to (none = all).
  */
-const BATCH = 500;
+export const DISPATCH_BATCH = 500;
 /**
- * The first pass of a dispatch reads fewer events, and each next pass twice as many up to BATCH:
+ * The first pass of a dispatch reads fewer events, and each next pass twice as many up to DISPATCH_BATCH:
  * the first attempts of a burst start after a small insert, and the later passes are inserted
  * while those attempts run.
  */
@@ -151,7 +151,7 @@ export async function dispatchEvents(
   attempt: (deliveries: readonly DispatchedDelivery[]) => void = startFirstAttempts,
 ): Promise<{ deliveries: number; waiting: boolean }> {
   let total = 0;
-  for (let limit = FIRST_BATCH; ; limit = Math.min(BATCH, limit * 2)) {
+  for (let limit = FIRST_BATCH; ; limit = Math.min(DISPATCH_BATCH, limit * 2)) {
     const stamp = connectorStamp();
     const pass = await withTransaction(sqlPool(), (client) => dispatchBatch(client, stamp, limit));
     total += pass.deliveries.length;
