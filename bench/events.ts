@@ -245,7 +245,7 @@ async function deliveryState(eventId: string): Promise<string> {
        FROM connector_deliveries d WHERE d.event_id = $1`,
     [eventId],
   );
-  return rows.length === 0 ? "no delivery was created" : JSON.stringify(rows);
+  return rows.length === 0 ? "no delivery row (its first attempt is not over, or the event was not dispatched)" : JSON.stringify(rows);
 }
 
 async function benchDelivery(server: RunningServer & CrashableServer, apiKey: string, projectId: string, probeUrl: string) {

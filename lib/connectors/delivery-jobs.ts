@@ -1,6 +1,7 @@
 import type pg from "pg";
 import { enqueueJobs, type JobMessage } from "@/lib/jobs/outbox";
 import type { SqlRunner } from "@/lib/db/sql";
+import { recoverDispatchPasses } from "./delivery/passes";
 
 /**
  * The job that delivers one event (or replay) to one connector: the Inngest function
@@ -38,8 +39,9 @@ export async function handOffDeliveries(runner: SqlRunner, deliveries: readonly 
 }
 
 /**
- * Deliveries whose in-process first attempt never happened (the process died between dispatching
- * and attempting, or the database failed then): pending, never attempted, never queued, a minute old.
+ * Stored deliveries whose in-process first attempt never happened (the process died between
+ * storing and attempting, or the database failed then): pending, never attempted, never queued, a
+ * minute old.
  */
 export const CLAIM_UNATTEMPTED_DELIVERIES = `WITH stale AS (
     SELECT id FROM connector_deliveries
@@ -48,8 +50,14 @@ export const CLAIM_UNATTEMPTED_DELIVERIES = `WITH stale AS (
   UPDATE connector_deliveries d SET queued_at = now() FROM stale WHERE d.id = stale.id
   RETURNING d.id, d.connector_id`;
 
+/**
+ * Queues, in the caller's transaction, the deliveries of dispatch passes a crash left unstored
+ * (delivery/passes.ts) and the stored deliveries a crash left unattempted.
+ */
 export async function queueUnattemptedDeliveries(client: pg.PoolClient): Promise<number> {
+  const recovered = await recoverDispatchPasses(client);
   const { rows } = await client.query<{ id: string; connector_id: string }>(CLAIM_UNATTEMPTED_DELIVERIES);
-  await enqueueDeliveries(client, rows.map((r) => ({ deliveryId: r.id, connectorId: r.connector_id })));
-  return rows.length;
+  const claimed = rows.map((r) => ({ deliveryId: r.id, connectorId: r.connector_id }));
+  await enqueueDeliveries(client, [...recovered, ...claimed]);
+  return recovered.length + claimed.length;
 }

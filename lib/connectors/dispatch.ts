@@ -7,6 +7,7 @@ import { kickOutbox } from "@/lib/jobs/outbox";
 import { queueUnattemptedDeliveries } from "./delivery-jobs";
 import { connectorStamp, quietSince, watchConnectorChanges } from "./delivery/connector-changes";
 import { startFirstAttempts, type DispatchedDelivery } from "./delivery/first-attempts";
+import { FIRST_DELIVERY_ID, INSERT_DISPATCH_PASS, RECEIVING_CONNECTORS, trackPass, type UnsavedDelivery } from "./delivery/passes";
 import {
   CONNECTOR_COLUMNS,
   EVENT_COLUMNS,
@@ -21,11 +22,13 @@ import {
  * The connector dispatcher: turns committed events into deliveries, once each. It reads events in
  * the feed's order, (txid, seq) below the snapshot horizon (lib/events/feed.ts), so an event whose
  * transaction commits late is never skipped; the position is a row in the database, advanced in the
- * same transaction that inserts the deliveries, so a crash redoes a pass or none of it, never half.
- * One process dispatches at a time (the cursor row is locked; others skip). After commit the
- * deliveries' first attempts start in this process (delivery/first-attempts.ts), with each delivery
- * as the insert returned it (connector and event included: no read per attempt); what needs retries
- * goes to the job runner, and the sweep (every poll) queues any delivery a crash left unattempted.
+ * same transaction that notes the pass (its range of events), so a crash redoes a pass or none of
+ * it, never half. One process dispatches at a time (the cursor row is locked; others skip). After
+ * commit the deliveries' first attempts start in this process (delivery/first-attempts.ts), with
+ * each delivery as the pass read it (connector and event included: no read per attempt); a
+ * delivery's row is written once, after its first attempt (delivery/passes.ts). What needs retries
+ * goes to the job runner, and the sweep (every poll) writes and queues any delivery a crash left
+ * unstored or unattempted.
  * Connectors receive the events created after them, of the types they subscribe to (none = all).
  */
 export const DISPATCH_BATCH = 500;
@@ -66,21 +69,14 @@ export const SELECT_DISPATCHABLE_EVENTS = `SELECT id, txid, seq FROM events
 export const SELECT_EVENTS_BEYOND_HORIZON = `SELECT EXISTS (SELECT 1 FROM events WHERE txid >= $1::bigint) AS waiting`;
 
 /**
- * Inserts the deliveries of events $1 and returns each with its event (load.ts), in the feed's
- * order; the connectors are read once each (SELECT_DISPATCH_CONNECTORS), not once per delivery.
+ * The deliveries of events $1, each with its event (load.ts), in the feed's order; the connectors
+ * are read once each (SELECT_DISPATCH_CONNECTORS), not once per delivery. Nothing is written: a
+ * delivery's row is written after its first attempt (delivery/passes.ts).
  */
-export const INSERT_EVENT_DELIVERIES = `WITH inserted AS (
-  INSERT INTO connector_deliveries (id, connector_id, event_id, status, created_at, updated_at)
-  SELECT gen_random_uuid(), c.id, e.id, 'pending', now(), now()
-    FROM events e
-    JOIN connectors c ON c.project_id = e.project_id AND c.enabled AND c.created_at <= e.created_at
-                     AND (cardinality(c.event_types) = 0 OR e.type = ANY (c.event_types))
-   WHERE e.id = ANY ($1::uuid[])
-  RETURNING id, connector_id, event_id)
-SELECT d.id, d.connector_id, ${EVENT_COLUMNS}
-  FROM inserted d
-  JOIN connectors c ON c.id = d.connector_id
-  JOIN events e ON e.id = d.event_id
+export const SELECT_EVENT_DELIVERIES = `SELECT ${FIRST_DELIVERY_ID} AS id, c.id AS connector_id, ${EVENT_COLUMNS}
+  FROM events e
+  JOIN ${RECEIVING_CONNECTORS}
+ WHERE e.id = ANY ($1::uuid[])
  ORDER BY e.txid, e.seq, c.created_at`;
 
 export const SELECT_DISPATCH_CONNECTORS = `SELECT ${CONNECTOR_COLUMNS} FROM connectors c WHERE c.id = ANY ($1::uuid[])`;
@@ -98,19 +94,29 @@ async function dispatchBatch(client: pg.PoolClient, stamp: number | null, limit:
     const { rows } = await client.query<{ waiting: boolean }>(SELECT_EVENTS_BEYOND_HORIZON, [cursor.horizon]);
     return { events: 0, deliveries: [], waiting: rows[0]?.waiting ?? false };
   }
-  const { rows } = await client.query<DispatchedRow>(INSERT_EVENT_DELIVERIES, [events.map((e) => e.id)]);
-  const connectors = await dispatchConnectors(client, rows);
+  const { rows } = await client.query<DispatchedRow>({ name: "sieve-dispatch-deliveries", text: SELECT_EVENT_DELIVERIES, values: [events.map((e) => e.id)] });
+  let deliveries: DispatchedDelivery[] = [];
+  if (rows.length > 0) {
+    const { rows: passRows } = await client.query<{ id: string; created_at: Date }>(INSERT_DISPATCH_PASS, [cursor.txid, cursor.seq, last.txid, last.seq]);
+    const pass = passRows[0]!;
+    const connectors = await dispatchConnectors(client, rows);
+    deliveries = rows.map((row) => dispatched(row, connectors.get(row.connector_id), pass.id, pass.created_at.getTime(), stamp));
+  }
   await client.query(ADVANCE_DISPATCH_CURSOR, [last.txid, last.seq]);
-  return {
-    events: events.length,
-    deliveries: rows.map((row) => {
-      const read = connectors.get(row.connector_id);
-      // Without its connector (not expected: the insert holds it) the attempt reads the delivery itself.
-      const loaded = read ? newDelivery(read, storedEvent(row, read.connector.projectId)) : null;
-      return { deliveryId: row.id, connectorId: row.connector_id, loaded, stamp };
-    }),
-    waiting: events.length === limit,
-  };
+  return { events: events.length, deliveries, waiting: events.length === limit };
+}
+
+/** A delivery of a pass, not stored yet; without its connector's read (not expected) the attempt stores and reads it. */
+function dispatched(
+  row: DispatchedRow,
+  read: Pick<LoadedDelivery, "connector" | "connectorHealth"> | undefined,
+  passId: string,
+  createdMs: number,
+  stamp: number | null,
+): DispatchedDelivery {
+  const unsaved: UnsavedDelivery = { deliveryId: row.id, connectorId: row.connector_id, eventId: row.event_id as string, createdMs, passId, stored: false };
+  const loaded = read ? newDelivery(read, storedEvent(row, read.connector.projectId), unsaved) : null;
+  return { deliveryId: row.id, connectorId: row.connector_id, loaded, stamp, unsaved };
 }
 
 interface DispatchedRow extends EventRow {
@@ -118,8 +124,8 @@ interface DispatchedRow extends EventRow {
   connector_id: string;
 }
 
-/** A delivery as the insert leaves it (one object literal: every delivery of a pass has the same shape). */
-function newDelivery(read: Pick<LoadedDelivery, "connector" | "connectorHealth">, event: LoadedDelivery["event"]): LoadedDelivery {
+/** A new delivery (one object literal: every delivery of a pass has the same shape). */
+function newDelivery(read: Pick<LoadedDelivery, "connector" | "connectorHealth">, event: LoadedDelivery["event"], unsaved: UnsavedDelivery): LoadedDelivery {
   return {
     status: "pending",
     attempts: 0,
@@ -130,10 +136,11 @@ function newDelivery(read: Pick<LoadedDelivery, "connector" | "connectorHealth">
     connectorHealth: read.connectorHealth,
     event,
     recordedAttempt: null,
+    unsaved,
   };
 }
 
-/** The connectors of these deliveries, each read once (in the transaction that inserted them). */
+/** The connectors of these deliveries, each read once (in the transaction that dispatched them). */
 async function dispatchConnectors(client: pg.PoolClient, rows: readonly DispatchedRow[]) {
   const ids = [...new Set(rows.map((row) => row.connector_id))];
   const connectors = new Map<string, ReturnType<typeof loadedConnector>>();
@@ -155,7 +162,10 @@ export async function dispatchEvents(
     const stamp = connectorStamp();
     const pass = await withTransaction(sqlPool(), (client) => dispatchBatch(client, stamp, limit));
     total += pass.deliveries.length;
-    if (pass.deliveries.length > 0) attempt(pass.deliveries);
+    if (pass.deliveries.length > 0) {
+      trackPass(pass.deliveries[0]!.unsaved.passId, pass.deliveries.length);
+      attempt(pass.deliveries);
+    }
     if (pass.events < limit) return { deliveries: total, waiting: pass.waiting };
   }
 }

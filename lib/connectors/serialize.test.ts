@@ -91,6 +91,9 @@ describe("serializeDelivery", () => {
       createdAt: at(1),
       updatedAt: at(2),
       finishedAt: at(3),
+      firstStartedAt: null,
+      firstLatencyMs: null,
+      firstResponseExcerpt: null,
       event: null,
       log: [{ id: "a1", deliveryId: "d1", attempt: 1, startedAt: at(1), latencyMs: 12, statusCode: 500, error: "HTTP 500", responseExcerpt: "oops" }],
     };
@@ -111,5 +114,29 @@ describe("serializeDelivery", () => {
       log: [{ attempt: 1, startedAt: 1, latencyMs: 12, statusCode: 500, error: "HTTP 500", responseExcerpt: "oops" }],
     });
     expect(serializeDelivery({ ...delivery, eventId: "e1", event: { type: "asset.flagged" } }).eventType).toBe("asset.flagged");
+  });
+
+  it("lists a first attempt kept in the delivery's row as attempt 1, before the others", () => {
+    const delivery = serializeDelivery({
+      id: "d2",
+      connectorId: "c1",
+      eventId: "e1",
+      replayOf: null,
+      status: "succeeded",
+      queuedAt: null,
+      attempts: 1,
+      nextAttemptAt: null,
+      lastStatusCode: 204,
+      lastError: null,
+      createdAt: at(1),
+      updatedAt: at(2),
+      finishedAt: at(2),
+      firstStartedAt: at(1),
+      firstLatencyMs: 7,
+      firstResponseExcerpt: "thanks",
+      event: { type: "asset.uploaded" },
+      log: [],
+    });
+    expect(delivery.log).toEqual([{ attempt: 1, startedAt: 1, latencyMs: 7, statusCode: 204, error: null, responseExcerpt: "thanks" }]);
   });
 });

@@ -60,7 +60,7 @@ export function serializeConnector(row: ConnectorRow, options: SerializeOptions 
   return options.withSecret ? { ...connector, secret: row.secret } : connector;
 }
 
-/** What a delivery is read with: its event's type and its attempts, oldest first. */
+/** What a delivery is read with: its event's type and its attempts, oldest first (attempt 1 may be in its row). */
 export const DELIVERY_INCLUDE = {
   event: { select: { type: true } },
   log: { orderBy: { attempt: "asc" } },
@@ -84,7 +84,7 @@ export function serializeDelivery(row: DeliveryRow): ApiDelivery {
     createdAt: row.createdAt.getTime(),
     updatedAt: row.updatedAt.getTime(),
     finishedAt: msOrNull(row.finishedAt),
-    log: row.log.map((a) => ({
+    log: deliveryAttempts(row).map((a) => ({
       attempt: a.attempt,
       startedAt: a.startedAt.getTime(),
       latencyMs: a.latencyMs,
@@ -93,4 +93,23 @@ export function serializeDelivery(row: DeliveryRow): ApiDelivery {
       responseExcerpt: a.responseExcerpt,
     })),
   };
+}
+
+type AttemptRow = Pick<DeliveryRow["log"][number], "attempt" | "startedAt" | "latencyMs" | "statusCode" | "error" | "responseExcerpt">;
+
+/**
+ * A delivery's attempts, oldest first: attempt 1 from the delivery's row when it holds it (a first
+ * attempt that succeeded: lib/connectors/delivery/passes.ts), then the attempt rows.
+ */
+export function deliveryAttempts(row: Pick<DeliveryRow, "firstStartedAt" | "firstLatencyMs" | "firstResponseExcerpt" | "lastStatusCode" | "log">): AttemptRow[] {
+  if (row.firstStartedAt === null) return row.log;
+  const first: AttemptRow = {
+    attempt: 1,
+    startedAt: row.firstStartedAt,
+    latencyMs: row.firstLatencyMs ?? 0,
+    statusCode: row.lastStatusCode,
+    error: null,
+    responseExcerpt: row.firstResponseExcerpt,
+  };
+  return [first, ...row.log];
 }

@@ -18,15 +18,25 @@ const MAX_POOLS = 256;
 const MAX_SOCKETS = 16;
 const IDLE_MS = 4000;
 
-const pools = () => processSingleton("webhookPostPools", () => new Map<string, Pool>());
+/** The pools, least recently used first, and the key used last (its pool is already last: no reordering). */
+interface Pools {
+  byKey: Map<string, Pool>;
+  newest: string | undefined;
+}
+const createPools = (): Pools => ({ byKey: new Map(), newest: undefined });
+const pools = () => processSingleton("webhookPostPools", createPools);
 
 /** The pool for `key` (pinnedPoolKey of these addresses of `origin`), created on first use. */
 export function webhookPool(key: string, origin: string, addresses: readonly LookupAddress[], isIp: boolean): Pool {
-  const cache = pools();
+  const all = pools();
+  const cache = all.byKey;
   const cached = cache.get(key);
   if (cached) {
-    cache.delete(key); // re-insert: the Map's order is the LRU order
-    cache.set(key, cached);
+    if (all.newest !== key) {
+      cache.delete(key); // re-insert: the Map's order is the LRU order
+      cache.set(key, cached);
+      all.newest = key;
+    }
     return cached;
   }
   const pool = new Pool(origin, {
@@ -39,6 +49,7 @@ export function webhookPool(key: string, origin: string, addresses: readonly Loo
     connect: isIp ? { timeout: 0 } : { timeout: 0, lookup: pinnedLookup(addresses) },
   });
   cache.set(key, pool);
+  all.newest = key;
   if (cache.size > MAX_POOLS) {
     const [oldestKey, oldest] = cache.entries().next().value as [string, Pool];
     cache.delete(oldestKey);
@@ -49,7 +60,9 @@ export function webhookPool(key: string, origin: string, addresses: readonly Loo
 
 /** Test hook: closes every pool at once. */
 export async function closeWebhookPools(): Promise<void> {
-  const all = [...pools().values()];
-  pools().clear();
-  await Promise.all(all.map((pool) => pool.destroy().catch(() => undefined)));
+  const all = pools();
+  const open = [...all.byKey.values()];
+  all.byKey.clear();
+  all.newest = undefined;
+  await Promise.all(open.map((pool) => pool.destroy().catch(() => undefined)));
 }

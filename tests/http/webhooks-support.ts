@@ -350,13 +350,16 @@ export async function feedEvents(project: Project, cursor: string, until: (event
 // ---------------------------------------------------------------------------------------------
 // Database views of deliveries (through the test process's Prisma client)
 
+/** The connector's delivery rows, oldest first, each with its attempts as the API lists them (attempt 1 may be in the row). */
 export async function deliveriesOf(connectorId: string) {
   const { db } = await import("@/lib/db/client");
-  return db().connectorDelivery.findMany({
+  const { deliveryAttempts } = await import("@/lib/connectors/serialize");
+  const rows = await db().connectorDelivery.findMany({
     where: { connectorId },
     include: { log: { orderBy: { attempt: "asc" } } },
     orderBy: { createdAt: "asc" },
   });
+  return rows.map((row) => ({ ...row, log: deliveryAttempts(row) }));
 }
 
 export async function connectorRow(connectorId: string) {

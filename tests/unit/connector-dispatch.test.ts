@@ -1,13 +1,15 @@
 import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
+import type { DispatchedDelivery } from "@/lib/connectors/delivery/first-attempts";
 import { recordEvents, type NewEvent } from "@/lib/events/record";
 import { startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
 
 /**
  * The connector dispatcher against a real, migrated PostgreSQL: every committed event becomes one
  * delivery per matching connector, once, in feed order, including events whose transaction commits
- * after a later one's; a sweep queues what a crash left unattempted. First attempts are replaced by a
- * recorder, and sending to Inngest is stubbed (the jobs stay in the outbox, where we read them).
+ * after a later one's; a delivery's row is written once, and a sweep writes and queues what a crash
+ * left unstored or unattempted. First attempts are replaced by a recorder, and sending to Inngest is
+ * stubbed (the jobs stay in the outbox, where we read them).
  */
 vi.mock("@/lib/jobs/outbox", async (importOriginal) => ({
   ...(await importOriginal<typeof import("@/lib/jobs/outbox")>()),
@@ -17,8 +19,9 @@ vi.mock("@/lib/jobs/outbox", async (importOriginal) => ({
 let database: MigratedDatabase;
 let pool: pg.Pool;
 let dispatch: typeof import("@/lib/connectors/dispatch");
-const started: string[] = [];
-const dispatchEvents = () => dispatch.dispatchEvents((deliveries) => started.push(...deliveries.map((d) => d.deliveryId)));
+let store: typeof import("@/lib/connectors/delivery/store");
+const started: DispatchedDelivery[] = [];
+const dispatchEvents = () => dispatch.dispatchEvents((deliveries) => started.push(...deliveries));
 let disconnectDb: typeof import("@/lib/db/client").disconnectDb;
 
 beforeAll(async () => {
@@ -29,6 +32,7 @@ beforeAll(async () => {
   // terminate one, which the pool reports as an (otherwise uncaught) idle-client error.
   pool.on("error", () => undefined);
   dispatch = await import("@/lib/connectors/dispatch");
+  store = await import("@/lib/connectors/delivery/store");
   ({ disconnectDb } = await import("@/lib/db/client"));
 }, 120_000);
 
@@ -40,7 +44,7 @@ afterAll(async () => {
 });
 
 beforeEach(async () => {
-  await pool.query("TRUNCATE connector_deliveries, connectors, pipeline_outbox, events CASCADE");
+  await pool.query("TRUNCATE connector_deliveries, connector_dispatch_passes, connectors, pipeline_outbox, events CASCADE");
   started.length = 0;
 });
 
@@ -64,6 +68,25 @@ async function connector(projectId: string, options: { eventTypes?: string[]; en
 
 const event = (projectId: string, type: NewEvent["type"] = "asset.uploaded"): NewEvent => ({ projectId, type, title: type, facts: [] });
 
+/** What the dispatcher handed to the first attempts (their rows are written by the attempts). */
+const dispatched = () => started.map((d) => ({ connector_id: d.connectorId, type: d.loaded!.event!.type, title: d.loaded!.event!.title }));
+
+/** A success of dispatched delivery `d`'s first attempt, as the hot path records it. */
+const success = (d: DispatchedDelivery) => ({
+  deliveryId: d.deliveryId,
+  connectorId: d.connectorId,
+  attempt: 1,
+  startedAt: new Date(),
+  latencyMs: 3,
+  statusCode: 200,
+  error: null,
+  responseExcerpt: "ok",
+  lastSuccessAt: null,
+  unsaved: d.unsaved,
+});
+
+const passCount = async () => Number((await pool.query<{ n: string }>("SELECT count(*) AS n FROM connector_dispatch_passes")).rows[0]!.n);
+
 async function deliveries(): Promise<{ connector_id: string; type: string; title: string }[]> {
   const { rows } = await pool.query(
     `SELECT d.connector_id, e.type, e.title FROM connector_deliveries d JOIN events e ON e.id = d.event_id ORDER BY d.created_at, e.seq`,
@@ -81,7 +104,9 @@ describe("connector dispatcher", () => {
     await recordEvents(pool, [event(a), event(a, "asset.flagged")]);
 
     expect((await dispatchEvents()).deliveries).toBe(3);
-    const made = await deliveries();
+    expect(await deliveries(), "no row before the first attempt").toEqual([]);
+    expect(await passCount()).toBe(1);
+    const made = dispatched();
     expect(made.filter((d) => d.connector_id === all).map((d) => d.type)).toEqual(["asset.uploaded", "asset.flagged"]);
     expect(made.filter((d) => d.connector_id === flaggedOnly).map((d) => d.type)).toEqual(["asset.flagged"]);
     expect(made.some((d) => d.connector_id === otherProject)).toBe(false);
@@ -91,19 +116,78 @@ describe("connector dispatcher", () => {
     expect(started).toHaveLength(3);
   });
 
-  it("hands deliveries a crash left unattempted to the job runner, once", async () => {
+  it("writes and queues the deliveries of a pass a crash left unstored, once, keeping those already recorded", async () => {
+    const p = await project();
+    await connector(p);
+    await recordEvents(pool, [event(p), event(p), event(p)]);
+    await dispatchEvents();
+    const [recorded, recovered, late] = started;
+    // The first attempt of one succeeded and was recorded before the crash: one row, the attempt in it.
+    expect(await store.recordSuccesses(pool, [success(recorded!)])).toEqual([store.SUCCEEDED]);
+    const { rows: kept } = await pool.query(
+      `SELECT status::text AS status, attempts, last_status_code, first_latency_ms, first_response_excerpt,
+              (SELECT count(*)::int FROM connector_delivery_attempts a WHERE a.delivery_id = d.id) AS attempt_rows
+         FROM connector_deliveries d WHERE d.id = $1`,
+      [recorded!.deliveryId],
+    );
+    expect(kept).toEqual([{ status: "succeeded", attempts: 1, last_status_code: 200, first_latency_ms: 3, first_response_excerpt: "ok", attempt_rows: 0 }]);
+    // Recording it again changes nothing (the attempt is in the row).
+    expect(await store.recordSuccesses(pool, [{ ...success(recorded!), unsaved: null }])).toEqual([null]);
+    // A job that runs it (a re-sent message) finds attempt 1 recorded and sends nothing.
+    const { loadDelivery } = await import("@/lib/connectors/delivery/load");
+    expect((await loadDelivery(pool, recorded!.deliveryId, 1))?.recordedAttempt).toEqual({ statusCode: 200, error: null });
+
+    // Nothing is queued while the first attempts may still be running.
+    expect(await dispatch.sweepUnattemptedDeliveries()).toBe(0);
+    await pool.query("UPDATE connector_dispatch_passes SET created_at = now() - interval '2 minutes'");
+    expect(await dispatch.sweepUnattemptedDeliveries()).toBe(2);
+    const { rows: rows } = await pool.query<{ id: string; status: string; queued: boolean }>(
+      "SELECT id, status::text AS status, queued_at IS NOT NULL AS queued FROM connector_deliveries ORDER BY created_at, id",
+    );
+    expect(rows.filter((r) => r.status === "pending" && r.queued).map((r) => r.id).sort()).toEqual([recovered!.deliveryId, late!.deliveryId].sort());
+    const { rows: jobs } = await pool.query<{ name: string; event_id: string }>("SELECT name, event_id FROM pipeline_outbox");
+    expect(jobs.map((j) => j.name)).toEqual(["sieve/connector.delivery.requested", "sieve/connector.delivery.requested"]);
+    expect(new Set(jobs.map((j) => j.event_id)).size).toBe(2);
+    expect(await passCount()).toBe(0);
+    expect(await dispatch.sweepUnattemptedDeliveries()).toBe(0);
+
+    // A first attempt that ends after the sweep records onto the row the sweep wrote (no second row).
+    expect(await store.recordSuccesses(pool, [success(late!)])).toEqual([store.SUCCEEDED]);
+    const { rows: lateRows } = await pool.query("SELECT status::text AS status, attempts FROM connector_deliveries WHERE event_id = $1", [
+      late!.loaded!.event!.id,
+    ]);
+    expect(lateRows).toEqual([{ status: "succeeded", attempts: 1 }]);
+    const { rows: lateLog } = await pool.query("SELECT attempt, status_code FROM connector_delivery_attempts WHERE delivery_id = $1", [late!.deliveryId]);
+    expect(lateLog).toEqual([{ attempt: 1, status_code: 200 }]);
+  });
+
+  it("clears a pass once every delivery of it has its row", async () => {
     const p = await project();
     await connector(p);
     await recordEvents(pool, [event(p), event(p)]);
     await dispatchEvents();
-    // Nothing is queued while the first attempts may still be running.
+    expect(await passCount()).toBe(1);
+    await store.recordSuccesses(pool, [success(started[0]!)]);
+    expect(await passCount()).toBe(1);
+    await store.recordSuccesses(pool, [success(started[1]!)]);
+    const deadline = Date.now() + 5_000;
+    while ((await passCount()) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(await passCount()).toBe(0);
+  });
+
+  it("hands stored deliveries a crash left unattempted to the job runner, once", async () => {
+    const p = await project();
+    await connector(p);
+    await recordEvents(pool, [event(p), event(p)]);
+    await dispatchEvents();
+    const { storeDispatched } = await import("@/lib/connectors/delivery/passes");
+    await storeDispatched(started.map((d) => d.unsaved));
     expect(await dispatch.sweepUnattemptedDeliveries()).toBe(0);
     await pool.query("UPDATE connector_deliveries SET created_at = now() - interval '2 minutes'");
+    await pool.query("UPDATE connector_dispatch_passes SET created_at = now() - interval '2 minutes'");
     expect(await dispatch.sweepUnattemptedDeliveries()).toBe(2);
-    const { rows: jobs } = await pool.query<{ name: string; event_id: string }>("SELECT name, event_id FROM pipeline_outbox");
-    expect(jobs.map((j) => j.name)).toEqual(["sieve/connector.delivery.requested", "sieve/connector.delivery.requested"]);
-    expect(new Set(jobs.map((j) => j.event_id)).size).toBe(2);
     expect(await dispatch.sweepUnattemptedDeliveries()).toBe(0);
+    expect((await deliveries()).length).toBe(2);
   });
 
   it("never skips an event whose transaction commits after a later one's", async () => {
@@ -122,7 +206,7 @@ describe("connector dispatcher", () => {
       slow.release();
     }
     expect((await dispatchEvents()).deliveries).toBe(2);
-    expect((await deliveries()).filter((d) => d.connector_id === hook).map((d) => d.title)).toEqual([
+    expect(dispatched().filter((d) => d.connector_id === hook).map((d) => d.title)).toEqual([
       "first, committed last",
       "second, committed first",
     ]);
@@ -136,10 +220,7 @@ describe("connector dispatcher", () => {
     const passes = await Promise.all(Array.from({ length: 4 }, () => dispatchEvents()));
     // Passes that found the cursor locked return at once; a final pass picks up any remainder.
     const total = passes.reduce((sum, r) => sum + r.deliveries, 0) + (await dispatchEvents()).deliveries;
-    const { rows } = await pool.query<{ n: string }>(
-      "SELECT count(*) AS n FROM (SELECT 1 FROM connector_deliveries GROUP BY connector_id, event_id HAVING count(*) > 1) dup",
-    );
-    expect(Number(rows[0]!.n)).toBe(0);
+    expect(new Set(started.map((d) => d.deliveryId)).size).toBe(started.length);
     expect(total).toBe(2 * 1200);
   });
 
@@ -154,7 +235,7 @@ describe("connector dispatcher", () => {
     );
     await recordEvents(pool, [{ ...event(p), title: "after" }]);
     await dispatchEvents();
-    expect((await deliveries()).map((d) => d.title)).toEqual(["after"]);
+    expect(dispatched().map((d) => d.title)).toEqual(["after"]);
   });
 });
 
@@ -187,7 +268,8 @@ describe("connector dispatcher without connectors", () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       // created_at of the test connector is a minute ago: events from now on are its to receive.
       await recordEvents(pool, [event(projectId, "asset.flagged")]);
-      await waitFor("a delivery for the event after the connector", async () => (await deliveries()).some((d) => d.type === "asset.flagged"));
+      // Dispatched: its pass is noted at once, its row written once its first attempt is over.
+      await waitFor("a delivery for the event after the connector", async () => (await passCount()) > 0 || (await deliveries()).some((d) => d.type === "asset.flagged"));
     } finally {
       await stop();
     }

@@ -19,13 +19,14 @@ import { SELECT_CDN_LENS } from "@/lib/cdn/lens-lookup";
 import { INSERT_FIRST_SIGNING_KEY, SELECT_SIGNING_KEYS } from "@/lib/cdn/signing";
 import {
   ADVANCE_DISPATCH_CURSOR,
-  INSERT_EVENT_DELIVERIES,
   LOCK_DISPATCH_CURSOR,
   SELECT_DISPATCH_CONNECTORS,
   SELECT_ANY_ENABLED_CONNECTOR,
   SELECT_DISPATCHABLE_EVENTS,
   SELECT_EVENTS_BEYOND_HORIZON,
+  SELECT_EVENT_DELIVERIES,
 } from "@/lib/connectors/dispatch";
+import { DELETE_DISPATCH_PASSES, INSERT_DISPATCH_PASS, INSERT_DISPATCHED_DELIVERIES, RECOVER_DISPATCH_PASS } from "@/lib/connectors/delivery/passes";
 import { CLAIM_UNATTEMPTED_DELIVERIES, MARK_DELIVERIES_QUEUED } from "@/lib/connectors/delivery-jobs";
 import { FAIL_DELIVERY } from "@/lib/connectors/delivery/give-up";
 import {
@@ -35,6 +36,7 @@ import {
   LOCK_CONNECTOR_FAILURES,
   RECORD_ATTEMPT,
   RECORD_SUCCESSES,
+  INSERT_FIRST_SUCCESSES,
   TOUCH_CONNECTOR_SUCCESS,
   UPDATE_CONNECTOR_FAILURE,
 } from "@/lib/connectors/delivery/store";
@@ -70,7 +72,10 @@ const STATEMENTS: Record<string, string> = {
   eventInsertSql: eventInsertSql(1),
   outboxInsertSql: outboxInsertSql(1),
   INSERT_FIRST_SIGNING_KEY,
-  INSERT_EVENT_DELIVERIES,
+  INSERT_DISPATCH_PASS,
+  INSERT_DISPATCHED_DELIVERIES,
+  RECOVER_DISPATCH_PASS,
+  INSERT_FIRST_SUCCESSES,
   ADVANCE_DISPATCH_CURSOR,
   MARK_DELIVERIES_QUEUED,
   CLAIM_UNATTEMPTED_DELIVERIES,
@@ -98,6 +103,8 @@ const READS: Record<string, string> = {
   SELECT_DISPATCHABLE_EVENTS,
   SELECT_EVENTS_BEYOND_HORIZON,
   SELECT_DISPATCH_CONNECTORS,
+  SELECT_EVENT_DELIVERIES,
+  DELETE_DISPATCH_PASSES,
   SELECT_ANY_ENABLED_CONNECTOR,
   LOAD_DELIVERY,
   LOAD_DELIVERIES,
@@ -202,6 +209,7 @@ const OWNERS: { table: string; model: string; owner: RegExp }[] = [
   { table: "pipeline_outbox", model: "pipelineOutbox", owner: /^lib\/jobs\/outbox\.ts$/ },
   { table: "connector_deliveries", model: "connectorDelivery", owner: /^lib\/connectors\// },
   { table: "connectors", model: "connector", owner: /^lib\/connectors\// },
+  { table: "connector_dispatch_passes", model: "connectorDispatchPass", owner: /^lib\/connectors\// },
 ];
 
 describe("table ownership", () => {

@@ -29,6 +29,7 @@ import {
   type SavedAttempt,
 } from "./store";
 import { loadDelivery, type LoadedDelivery } from "./load";
+import { storeDispatched, type UnsavedDelivery } from "./passes";
 
 /**
  * One attempt of one delivery: `attemptDelivery(deliveryId, n)`. Idempotent through the database:
@@ -38,7 +39,7 @@ import { loadDelivery, type LoadedDelivery } from "./load";
  * event's type) is cancelled. Throws only when the database fails (the job runner retries then).
  *
  * A success of a connector without a failure run is one statement that holds the delivery's row
- * only (attempt row, delivery), plus, every few seconds, a single-row update of the connector's
+ * only (attempt row, delivery; a dispatched delivery's row is written then: passes.ts), plus, every few seconds, a single-row update of the connector's
  * `last_success_at` in its own transaction (store.ts: RECORD_SUCCESSES, TOUCH_CONNECTOR_SUCCESS), so
  * concurrent successes of one connector do not queue on its row lock. The first success after
  * failures is one statement under the connector's row lock (attempt row, delivery, failure run
@@ -151,6 +152,7 @@ class WebhookFirstAttempt implements WebhookSink, QueuedSuccess {
   readonly attempt = 1;
   readonly connectorId: string;
   readonly lastSuccessAt: Date | null;
+  readonly unsaved: UnsavedDelivery | null;
   readonly error = null;
   readonly startedMs = Date.now();
   readonly started = performance.now();
@@ -166,6 +168,7 @@ class WebhookFirstAttempt implements WebhookSink, QueuedSuccess {
   ) {
     this.connectorId = loaded.connector.id;
     this.lastSuccessAt = loaded.connectorHealth.lastSuccessAt;
+    this.unsaved = loaded.unsaved ?? null;
   }
 
   send(url: string, event: StoredEvent): void {
@@ -225,6 +228,7 @@ const EPOCH = new Date(0);
 async function recordFailure(loaded: LoadedDelivery, deliveryId: string, attempt: number, result: TimedSendResult): Promise<AttemptOutcome> {
   const settings = config().connectors;
   const { connector } = loaded;
+  await storeDispatched([loaded.unsaved]);
   const saved = await withTransaction(sqlPool(), async (client) => {
     const locked = await lockConnectorFailures(client, connector.id);
     if (!locked) throw new Rollback(null); // the connector was deleted meanwhile

@@ -17,8 +17,8 @@ import { recordSuccess, recordSuccesses, type SavedAttempt, type SuccessInput, t
  * slot already, so nothing waits for its record but the deliveries log, while each statement costs
  * the database a commit and a round trip besides its rows (measured on 2 cores: ~60 µs of
  * PostgreSQL CPU per row in batches of 10, ~35–40 µs in batches of 64–100). A crash
- * before the record loses nothing: the delivery is still pending, and the sweep sends it again (the
- * receiver deduplicates on webhook-id).
+ * before the record loses nothing: the delivery's pass is still noted, and the sweep writes and
+ * sends it again (passes.ts; the receiver deduplicates on webhook-id).
  */
 const MAX_BATCH = 500;
 const GATHER_MIN = 64;

@@ -33,14 +33,15 @@ export interface StoredEvent {
   assetId: string | null;
   asset: unknown;
   facts: unknown;
-  createdAt: Date;
+  /** ms since the epoch. */
+  createdMs: number;
 }
 
 export function eventEnvelope(event: StoredEvent): WebhookEnvelope {
   return {
     id: event.id,
     type: event.type,
-    createdAt: event.createdAt.getTime(),
+    createdAt: event.createdMs,
     projectId: event.projectId,
     data: {
       severity: event.severity === "high" ? "high" : "low",

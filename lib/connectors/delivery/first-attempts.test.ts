@@ -3,6 +3,7 @@ import type { ConnectorDeliveryData } from "../delivery-jobs";
 import type { AttemptOutcome, FirstAttemptListener } from "./attempt";
 import type { LoadedDelivery } from "./load";
 import type { DispatchedDelivery } from "./first-attempts";
+import type { UnsavedDelivery } from "./passes";
 
 /**
  * The in-process first attempts' lanes, without a database: attempts, loads, hand-offs and the
@@ -13,6 +14,7 @@ import type { DispatchedDelivery } from "./first-attempts";
 const attemptDelivery = vi.fn<(deliveryId: string, attempt: number, options?: { listener?: { sent(): void } }) => Promise<AttemptOutcome>>();
 const handOffDeliveries = vi.fn<(runner: unknown, deliveries: readonly ConnectorDeliveryData[]) => Promise<void>>();
 const kickOutbox = vi.fn<() => Promise<void>>();
+const storeDispatched = vi.fn<(deliveries: readonly (UnsavedDelivery | null | undefined)[]) => Promise<void>>();
 
 const startWebhookFirstAttempt = vi.fn<(deliveryId: string, loaded: unknown, listener: FirstAttemptListener) => boolean>();
 vi.mock("./attempt", () => ({
@@ -23,6 +25,7 @@ vi.mock("./connector-changes", () => ({ unchangedSince: () => true }));
 vi.mock("./batched", () => ({ loadFirstAttempt: async () => null }));
 vi.mock("../delivery-jobs", () => ({ handOffDeliveries: (...args: Parameters<typeof handOffDeliveries>) => handOffDeliveries(...args) }));
 vi.mock("@/lib/jobs/outbox", () => ({ kickOutbox: () => kickOutbox() }));
+vi.mock("./passes", () => ({ storeDispatched: (...args: Parameters<typeof storeDispatched>) => storeDispatched(...args) }));
 vi.mock("@/lib/db/client", () => ({ sqlPool: () => ({}) }));
 vi.mock("@/lib/db/transaction", () => ({ withTransaction: (_pool: unknown, fn: (client: unknown) => Promise<unknown>) => fn({}) }));
 
@@ -32,8 +35,14 @@ const never = () => new Promise<never>(() => undefined);
 let lane = 0;
 /** `count` deliveries of a connector of their own. */
 function deliveries(count: number, connectorId = `connector-${++lane}`): DispatchedDelivery[] {
-  return Array.from({ length: count }, (_, i) => ({ deliveryId: `${connectorId}-d${i}`, connectorId, loaded: null, stamp: null }));
+  return Array.from({ length: count }, (_, i) => {
+    const deliveryId = `${connectorId}-d${i}`;
+    const unsaved: UnsavedDelivery = { deliveryId, connectorId, eventId: `event-${i}`, createdMs: 0, passId: "1", stored: false };
+    return { deliveryId, connectorId, loaded: null, stamp: null, unsaved };
+  });
 }
+/** Deliveries whose rows were written (storeDispatched) before anything else was done with them. */
+const stored = () => storeDispatched.mock.calls.flatMap(([list]) => list.map((d) => d!.deliveryId));
 const handedOff = () => handOffDeliveries.mock.calls.flatMap(([, list]) => list.map((d) => d.deliveryId));
 
 beforeEach(() => {
@@ -42,6 +51,7 @@ beforeEach(() => {
   startWebhookFirstAttempt.mockReset().mockReturnValue(false);
   handOffDeliveries.mockReset().mockResolvedValue(undefined);
   kickOutbox.mockReset().mockResolvedValue(undefined);
+  storeDispatched.mockReset().mockResolvedValue(undefined);
 });
 
 afterEach(() => {
@@ -53,6 +63,8 @@ describe("first attempts", () => {
     attemptDelivery.mockImplementation(never);
     const first = deliveries(FIRST_ATTEMPTS_PER_CONNECTOR + 1);
     startFirstAttempts(first);
+    await vi.advanceTimersByTimeAsync(0); // each row is written first
+    expect(stored()).toEqual(first.slice(0, FIRST_ATTEMPTS_PER_CONNECTOR).map((d) => d.deliveryId));
     expect(attemptDelivery).toHaveBeenCalledTimes(FIRST_ATTEMPTS_PER_CONNECTOR);
 
     // A later delivery of the same lane waits too, with a deadline of its own.
@@ -64,6 +76,7 @@ describe("first attempts", () => {
     expect(handedOff()).toEqual([]);
     await vi.advanceTimersByTimeAsync(20);
     expect(handedOff()).toEqual([first.at(-1)!.deliveryId]);
+    expect(stored()).toContain(first.at(-1)!.deliveryId); // its row written before the hand-off
     expect(kickOutbox).toHaveBeenCalled();
 
     await vi.advanceTimersByTimeAsync(5_000);
@@ -99,6 +112,7 @@ describe("first attempts", () => {
     startFirstAttempts(all);
     expect(listeners).toHaveLength(FIRST_ATTEMPTS_PER_CONNECTOR);
     expect(attemptDelivery).not.toHaveBeenCalled();
+    expect(storeDispatched).not.toHaveBeenCalled(); // the hot path writes a success's row once, with its outcome
 
     listeners[0]!.sent();
     listeners[0]!.settled({ status: "succeeded", done: true }); // its record, later: the slot is not freed twice

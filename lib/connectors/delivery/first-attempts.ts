@@ -3,6 +3,7 @@ import { sqlPool } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
 import { kickOutbox } from "@/lib/jobs/outbox";
 import { handOffDeliveries, type ConnectorDeliveryData } from "../delivery-jobs";
+import { storeDispatched, type UnsavedDelivery } from "./passes";
 import { attemptDelivery, startWebhookFirstAttempt, type AttemptOutcome, type FirstAttemptListener } from "./attempt";
 import { unchangedSince } from "./connector-changes";
 import type { LoadedDelivery } from "./load";
@@ -35,6 +36,8 @@ export const MAX_WAIT_MS = 20_000;
 export interface DispatchedDelivery extends ConnectorDeliveryData {
   loaded: LoadedDelivery | null;
   stamp: number | null;
+  /** Its row is written by the attempt (passes.ts). */
+  unsaved: UnsavedDelivery;
 }
 
 interface Waiting {
@@ -156,7 +159,10 @@ function start(connectorId: string, lane: Lane, next: DispatchedDelivery): void 
   const current = !lane.failed && unchangedSince(connectorId, next.stamp);
   const preloaded = current ? (next.loaded ?? undefined) : undefined;
   if (preloaded && startWebhookFirstAttempt(next.deliveryId, preloaded, attempt)) return;
-  attemptDelivery(next.deliveryId, 1, { listener: attempt, batched: true, preloaded }).then(
+  // Anything else reads or updates the delivery's row: it is written first.
+  storeDispatched([next.unsaved])
+    .then(() => attemptDelivery(next.deliveryId, 1, { listener: attempt, batched: true, preloaded }))
+    .then(
     (outcome) => attempt.settled(outcome),
     (error: unknown) => attempt.failed(error),
   );
@@ -166,8 +172,9 @@ function start(connectorId: string, lane: Lane, next: DispatchedDelivery): void 
  * Queues deliveries for the job runner. The outbox relay is kicked, not awaited: its send to the
  * job runner (retried while it fails) must not hold a lane's slot.
  */
-async function handOff(deliveries: readonly ConnectorDeliveryData[]): Promise<void> {
+async function handOff(deliveries: readonly DispatchedDelivery[]): Promise<void> {
   try {
+    await storeDispatched(deliveries.map((d) => d.unsaved));
     await withTransaction(sqlPool(), (client) => handOffDeliveries(client, deliveries));
     void kickOutbox();
   } catch (error) {

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import type { StoredEvent } from "./envelope";
+import type { UnsavedDelivery } from "./passes";
 import type { ConnectorTarget } from "./send";
 import type { DeliveryStatus } from "./store";
 
@@ -16,14 +17,15 @@ export const CONNECTOR_COLUMNS = `c.id AS connector_id, c.project_id, c.type::te
        c.event_types, c.secret, c.previous_secret, c.previous_secret_expires_at, c.enabled, c.consecutive_failures,
        c.failing_since, c.last_success_at`;
 export const EVENT_COLUMNS = `e.id AS event_id, e.type AS event_type, e.severity::text AS severity, e.title, e.description,
-       e.asset_id, e.asset, e.facts, e.created_at AS event_created_at`;
+       e.asset_id, e.asset, e.facts, (extract(epoch FROM e.created_at) * 1000)::float8 AS event_created_ms`;
 export const DELIVERY_COLUMNS = `d.id, d.status::text AS status, d.attempts, d.next_attempt_at, d.last_status_code, d.last_error,
        ${CONNECTOR_COLUMNS},
        ${EVENT_COLUMNS}`;
 
-/** Deliveries with their connector, their event and (when already recorded) attempt $2. */
+/** Deliveries with their connector, their event and (when already recorded) attempt $2 (attempt 1 may be in the delivery's row). */
 const loadStatement = (where: string) => `SELECT ${DELIVERY_COLUMNS},
-       a.id IS NOT NULL AS recorded, a.status_code AS recorded_status_code, a.error AS recorded_error
+       (a.id IS NOT NULL OR ($2 = 1 AND d.first_started_at IS NOT NULL)) AS recorded,
+       CASE WHEN a.id IS NOT NULL THEN a.status_code ELSE d.last_status_code END AS recorded_status_code, a.error AS recorded_error
   FROM connector_deliveries d
   JOIN connectors c ON c.id = d.connector_id
   LEFT JOIN events e ON e.id = d.event_id
@@ -59,7 +61,8 @@ export interface EventRow {
   asset_id: string | null;
   asset: unknown;
   facts: unknown;
-  event_created_at: Date | null;
+  /** ms since the epoch (no Date to parse per delivery). */
+  event_created_ms: number | null;
 }
 
 export interface LoadRow extends ConnectorRow, EventRow {
@@ -86,6 +89,8 @@ export interface LoadedDelivery {
   event: StoredEvent | null;
   /** Attempt $2 as recorded, when it was. */
   recordedAttempt: { statusCode: number | null; error: string | null } | null;
+  /** A dispatched delivery's, while its row may not be written yet (passes.ts); absent when read from its row. */
+  unsaved?: UnsavedDelivery;
 }
 
 export async function loadDelivery(db: Queryable, deliveryId: string, attempt: number): Promise<LoadedDelivery | null> {
@@ -153,6 +158,6 @@ export function storedEvent(row: EventRow, projectId: string): StoredEvent | nul
         assetId: row.asset_id,
         asset: row.asset,
         facts: row.facts,
-        createdAt: row.event_created_at as Date,
+        createdMs: row.event_created_ms as number,
       };
 }

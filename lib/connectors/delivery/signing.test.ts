@@ -18,7 +18,7 @@ const event = {
   assetId: "9a0b2c3d-1111-4222-8333-944455556666",
   asset: { id: "9a0b2c3d-1111-4222-8333-944455556666", externalId: null, status: "rejected", flagged: true, moderationAction: "hide" },
   facts: [{ key: "category", value: "violence" }],
-  createdAt: new Date("2026-01-02T03:04:05.678Z"),
+  createdMs: Date.parse("2026-01-02T03:04:05.678Z"),
 };
 
 describe("Standard Webhooks signing", () => {
@@ -93,7 +93,7 @@ describe("webhook envelope", () => {
     expect(envelope).toEqual({
       id: event.id,
       type: "asset.flagged",
-      createdAt: event.createdAt.getTime(),
+      createdAt: event.createdMs,
       projectId: event.projectId,
       data: {
         severity: "high",

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { processSingleton } from "@/lib/core/singleton";
+import { settleStored, type UnsavedDelivery } from "./passes";
 
 /**
  * The delivery side's writes (hand-written: this is the hot path of every delivery; how a delivery
@@ -12,7 +13,8 @@ import { processSingleton } from "@/lib/core/singleton";
  * connector lock while a delivery row is held). The first success after failures and every failure
  * go through RECORD_ATTEMPT under the connector's row lock (the failure run is reset or grown).
  * Both write the delivery's row with one SET list (deliveryAfterAttempt). First attempts record
- * successes in batches (batched.ts, with RECORD_SUCCESSES).
+ * successes in batches (batched.ts); a dispatched delivery whose row is not written yet is written
+ * once, succeeded, with its attempt in it (INSERT_FIRST_SUCCESSES, passes.ts).
  */
 type Queryable = Pick<pg.PoolClient, "query">;
 
@@ -39,16 +41,21 @@ function deliveryAfterAttempt(v: { status: string; attempt: string; statusCode: 
          updated_at = now()`;
 }
 
+/** Whether attempt `attempt` of delivery `id` is recorded in the delivery's row (first_*: INSERT_FIRST_SUCCESSES). */
+const FIRST_ATTEMPT_IN_ROW = (id: string, attempt: string) =>
+  `(${attempt} = 1 AND EXISTS (SELECT 1 FROM connector_deliveries f WHERE f.id = ${id} AND f.first_started_at IS NOT NULL))`;
+
 /**
  * Records attempt $2 and the delivery's new state ($8, see deliveryAfterAttempt) in one statement,
  * under the connector's row lock. With $11 (a successful attempt of an event delivery) the
- * connector's failure run is reset. Returns no row when attempt $2 was already recorded (or the
- * delivery is gone): nothing is changed then.
+ * connector's failure run is reset. Returns no row when attempt $2 was already recorded (in the
+ * attempts, or in the delivery's row) or the delivery is gone: nothing is changed then.
  */
 export const RECORD_ATTEMPT = `WITH locked AS (SELECT id FROM connectors WHERE id = $10::uuid FOR UPDATE),
 attempt AS (
   INSERT INTO connector_delivery_attempts (id, delivery_id, attempt, started_at, latency_ms, status_code, error, response_excerpt)
   SELECT gen_random_uuid(), $1::uuid, $2::int, $3::timestamptz, $4::int, $5::int, $6::text, $7::text FROM locked
+   WHERE NOT ${FIRST_ATTEMPT_IN_ROW("$1::uuid", "$2::int")}
   ON CONFLICT (delivery_id, attempt) DO NOTHING
   RETURNING delivery_id),
 delivery AS (
@@ -120,6 +127,7 @@ attempt AS (
   INSERT INTO connector_delivery_attempts (id, delivery_id, attempt, started_at, latency_ms, status_code, error, response_excerpt)
   SELECT gen_random_uuid(), i.delivery_id, i.attempt, i.started_at, i.latency_ms, i.status_code, NULL, i.response_excerpt
     FROM input i
+   WHERE NOT ${FIRST_ATTEMPT_IN_ROW("i.delivery_id", "i.attempt")}
   ON CONFLICT (delivery_id, attempt) DO NOTHING
   RETURNING delivery_id, attempt, status_code),
 delivery AS (
@@ -129,6 +137,29 @@ delivery AS (
   RETURNING d.id, d.connector_id)
 SELECT delivery.id, delivery.connector_id, coalesce(c.consecutive_failures > 0 OR c.failing_since IS NOT NULL, false) AS failing
   FROM delivery LEFT JOIN connectors c ON c.id = delivery.connector_id`;
+
+/**
+ * RECORD_SUCCESSES for dispatched deliveries whose row is not written yet (passes.ts): writes each
+ * delivery's row as succeeded, with its attempt in it (first_*: one row per delivery, written once;
+ * $1: JSON, one object per success, times in ms since the epoch). `existing`: deliveries whose row was written meanwhile (by the sweep, or
+ * before a retry of this batch), left untouched here for RECORD_SUCCESSES; `failing`: connectors
+ * with a failure run, as RECORD_SUCCESSES reports them. A connector or event deleted meanwhile fails
+ * the statement on a foreign key (recordSuccess then records one by one).
+ */
+export const INSERT_FIRST_SUCCESSES = `WITH input AS (
+  SELECT * FROM json_to_recordset($1::json)
+    AS i(delivery_id uuid, connector_id uuid, event_id uuid, created_ms float8, started_ms float8, latency_ms int, status_code int, response_excerpt text)),
+delivery AS (
+  INSERT INTO connector_deliveries (id, connector_id, event_id, status, attempts, last_status_code, created_at, updated_at, finished_at,
+                                    first_started_at, first_latency_ms, first_response_excerpt)
+  SELECT i.delivery_id, i.connector_id, i.event_id, 'succeeded', 1, i.status_code, to_timestamp(i.created_ms / 1000.0), now(), now(),
+         to_timestamp(i.started_ms / 1000.0), i.latency_ms, i.response_excerpt
+    FROM input i
+  ON CONFLICT (id) DO NOTHING
+  RETURNING id, connector_id)
+SELECT array(SELECT i.delivery_id::text FROM input i WHERE NOT EXISTS (SELECT 1 FROM delivery d WHERE d.id = i.delivery_id)) AS existing,
+       array(SELECT c.id::text FROM connectors c
+              WHERE c.id IN (SELECT connector_id FROM delivery) AND (c.consecutive_failures > 0 OR c.failing_since IS NOT NULL)) AS failing`;
 
 /**
  * A success's mark on its connector, in a statement (and transaction) of its own: `last_success_at`
@@ -156,6 +187,8 @@ export type SuccessRecord = Omit<AttemptRecord, "status" | "retryDelayMs" | "res
 export interface SuccessInput extends SuccessRecord {
   /** The connector's `last_success_at` as loaded: TOUCH_CONNECTOR_SUCCESS when it is stale. */
   lastSuccessAt: Date | null;
+  /** A dispatched attempt 1 whose delivery may have no row yet (INSERT_FIRST_SUCCESSES). */
+  unsaved?: UnsavedDelivery | null;
 }
 
 /** What a recorded success leaves: the delivery succeeded (see deliveryAfterAttempt). */
@@ -167,29 +200,33 @@ export const SUCCEEDED: NonNullable<SavedAttempt> = Object.freeze({ status: "suc
  * was already recorded.
  */
 export async function recordSuccesses(db: Queryable, inputs: readonly SuccessInput[]): Promise<SavedAttempt[]> {
-  const { rows } = await db.query<{ id: string; connector_id: string; failing: boolean }>({
-    name: "sieve-delivery-record-successes",
-    text: RECORD_SUCCESSES,
-    values: [
-      JSON.stringify(
-        inputs.map((r) => ({
-          delivery_id: r.deliveryId,
-          attempt: r.attempt,
-          started_at: r.startedAt,
-          latency_ms: r.latencyMs,
-          status_code: r.statusCode,
-          response_excerpt: r.responseExcerpt,
-        })),
-      ),
-      inputs.map((r) => r.deliveryId),
-    ],
-  });
   const recorded = new Set<string>();
   const failing = new Map<string, boolean>();
-  for (const row of rows) {
-    recorded.add(row.id);
-    failing.set(row.connector_id, (failing.get(row.connector_id) ?? false) || row.failing);
+  const { stored, unsaved } = await insertFirstSuccesses(db, inputs, recorded, failing);
+  if (stored.length > 0) {
+    const { rows } = await db.query<{ id: string; connector_id: string; failing: boolean }>({
+      name: "sieve-delivery-record-successes",
+      text: RECORD_SUCCESSES,
+      values: [
+        JSON.stringify(
+          stored.map((r) => ({
+            delivery_id: r.deliveryId,
+            attempt: r.attempt,
+            started_at: r.startedAt,
+            latency_ms: r.latencyMs,
+            status_code: r.statusCode,
+            response_excerpt: r.responseExcerpt,
+          })),
+        ),
+        stored.map((r) => r.deliveryId),
+      ],
+    });
+    for (const row of rows) {
+      recorded.add(row.id);
+      failing.set(row.connector_id, (failing.get(row.connector_id) ?? false) || row.failing);
+    }
   }
+  settleStored(unsaved);
   const now = Date.now();
   const touched = touchedConnectors();
   const stale = new Set<string>();
@@ -205,6 +242,47 @@ export async function recordSuccesses(db: Queryable, inputs: readonly SuccessInp
     }
   }
   return inputs.map((i) => (recorded.has(i.deliveryId) ? SUCCEEDED : null));
+}
+
+/**
+ * Writes the successes whose delivery has no row yet (INSERT_FIRST_SUCCESSES), noting them in
+ * `recorded` and their connectors' failure runs in `failing`; returns the successes left for
+ * RECORD_SUCCESSES (their row exists) and the dispatched deliveries now stored.
+ */
+async function insertFirstSuccesses(db: Queryable, inputs: readonly SuccessInput[], recorded: Set<string>, failing: Map<string, boolean>) {
+  const fresh: SuccessInput[] = [];
+  const stored: SuccessInput[] = [];
+  for (const input of inputs) (input.unsaved && !input.unsaved.stored && input.attempt === 1 ? fresh : stored).push(input);
+  if (fresh.length === 0) return { stored, unsaved: [] };
+  const { rows } = await db.query<{ existing: string[]; failing: string[] }>({
+    name: "sieve-delivery-insert-first-successes",
+    text: INSERT_FIRST_SUCCESSES,
+    values: [
+      JSON.stringify(
+        fresh.map((r) => ({
+          delivery_id: r.deliveryId,
+          connector_id: r.connectorId,
+          event_id: r.unsaved!.eventId,
+          created_ms: r.unsaved!.createdMs,
+          started_ms: r.startedAt.getTime(),
+          latency_ms: r.latencyMs,
+          status_code: r.statusCode,
+          response_excerpt: r.responseExcerpt,
+        })),
+      ),
+    ],
+  });
+  const existing = new Set(rows[0]?.existing ?? []);
+  for (const connectorId of rows[0]?.failing ?? []) failing.set(connectorId, true);
+  for (const input of fresh) {
+    if (existing.has(input.deliveryId)) {
+      stored.push(input);
+    } else {
+      recorded.add(input.deliveryId);
+      failing.set(input.connectorId, failing.get(input.connectorId) ?? false);
+    }
+  }
+  return { stored, unsaved: fresh.map((input) => input.unsaved!) };
 }
 
 /** One success (recordSuccesses); null also when the delivery was deleted between its load and now. */

@@ -70,7 +70,7 @@ function delivery(over: { connector?: Partial<LoadedDelivery["connector"]> } & P
       assetId: null,
       asset: null,
       facts: [{ key: "asset-name", value: "a.txt" }],
-      createdAt: new Date("2026-01-02T03:04:05.678Z"),
+      createdMs: Date.parse("2026-01-02T03:04:05.678Z"),
     },
     recordedAttempt: null,
     ...rest,
