@@ -1,5 +1,6 @@
 import type pg from "pg";
 import { enqueueJobs, type JobMessage } from "@/lib/jobs/outbox";
+import { config } from "@/lib/core/config";
 import type { SqlRunner } from "@/lib/db/sql";
 import { recoverDispatchPasses } from "./delivery/passes";
 
@@ -40,12 +41,12 @@ export async function handOffDeliveries(runner: SqlRunner, deliveries: readonly 
 
 /**
  * Stored deliveries whose in-process first attempt never happened (the process died between
- * storing and attempting, or the database failed then): pending, never attempted, never queued, a
- * minute old.
+ * storing and attempting, or the database failed then): pending, never attempted, never queued, $1
+ * seconds old (CONNECTOR_SWEEP_AFTER_SECONDS).
  */
 export const CLAIM_UNATTEMPTED_DELIVERIES = `WITH stale AS (
     SELECT id FROM connector_deliveries
-     WHERE status = 'pending' AND queued_at IS NULL AND attempts = 0 AND created_at < now() - interval '60 seconds'
+     WHERE status = 'pending' AND queued_at IS NULL AND attempts = 0 AND created_at < now() - make_interval(secs => $1::float8)
      ORDER BY created_at LIMIT 500 FOR UPDATE SKIP LOCKED)
   UPDATE connector_deliveries d SET queued_at = now() FROM stale WHERE d.id = stale.id
   RETURNING d.id, d.connector_id`;
@@ -55,8 +56,9 @@ export const CLAIM_UNATTEMPTED_DELIVERIES = `WITH stale AS (
  * (delivery/passes.ts) and the stored deliveries a crash left unattempted.
  */
 export async function queueUnattemptedDeliveries(client: pg.PoolClient): Promise<number> {
-  const recovered = await recoverDispatchPasses(client);
-  const { rows } = await client.query<{ id: string; connector_id: string }>(CLAIM_UNATTEMPTED_DELIVERIES);
+  const afterSeconds = config().connectors.sweepAfterSeconds;
+  const recovered = await recoverDispatchPasses(client, afterSeconds);
+  const { rows } = await client.query<{ id: string; connector_id: string }>(CLAIM_UNATTEMPTED_DELIVERIES, [afterSeconds]);
   const claimed = rows.map((r) => ({ deliveryId: r.id, connectorId: r.connector_id }));
   await enqueueDeliveries(client, [...recovered, ...claimed]);
   return recovered.length + claimed.length;

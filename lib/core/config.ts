@@ -62,6 +62,7 @@ const envSchema = z.object({
   CONNECTOR_DISABLE_AFTER_FAILURES: int(1).default(50),
   CONNECTOR_DISABLE_AFTER_FAILING_SECONDS: int(0).default(3600),
   CONNECTOR_SECRET_GRACE_SECONDS: int(0).default(24 * 60 * 60),
+  CONNECTOR_SWEEP_AFTER_SECONDS: int(1).default(60),
   SMTP_URL: z.string().url().optional(),
   SMTP_FROM: z.string().default("Sieve <sieve@localhost>"),
   // Portal sign-in (lib/auth/sessions.ts): Auth.js's secret (else one kept in DATA_DIR), session
@@ -203,6 +204,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
       disableAfterFailingMs: e.CONNECTOR_DISABLE_AFTER_FAILING_SECONDS * 1000,
       /** After a secret rotation the previous secret still signs for this long. */
       secretGraceMs: e.CONNECTOR_SECRET_GRACE_SECONDS * 1000,
+      /**
+       * A delivery a crash left unwritten or unattempted this long is written and queued by the
+       * sweep; above the longest a live first attempt takes (a 20 s wait for its turn + the timeout).
+       */
+      sweepAfterSeconds: e.CONNECTOR_SWEEP_AFTER_SECONDS,
       smtp: { url: e.SMTP_URL, from: e.SMTP_FROM },
     },
     portal: {

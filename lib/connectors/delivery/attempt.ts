@@ -141,7 +141,7 @@ export function startWebhookFirstAttempt(deliveryId: string, loaded: LoadedDeliv
   const { connector, event } = loaded;
   if (connector.type !== "webhook" || connector.url === null || event === null) return false;
   if (loaded.status !== "pending" || loaded.recordedAttempt !== null || loaded.connectorHealth.failing || cancelReason(loaded) !== null) return false;
-  new WebhookFirstAttempt(deliveryId, loaded, listener).send(connector.url, event);
+  new WebhookFirstAttempt(deliveryId, loaded, listener).send(connector.url, loaded, event);
   return true;
 }
 
@@ -161,22 +161,26 @@ class WebhookFirstAttempt implements WebhookSink, QueuedSuccess {
   statusCode: number | null = null;
   responseExcerpt: string | null = null;
 
+  /** Released once the request succeeded: a success waits for its batch's record, its event need not. */
+  loaded: LoadedDelivery | null;
+
   constructor(
     readonly deliveryId: string,
-    readonly loaded: LoadedDelivery,
+    loaded: LoadedDelivery,
     readonly listener: FirstAttemptListener,
   ) {
+    this.loaded = loaded;
     this.connectorId = loaded.connector.id;
     this.lastSuccessAt = loaded.connectorHealth.lastSuccessAt;
     this.unsaved = loaded.unsaved ?? null;
   }
 
-  send(url: string, event: StoredEvent): void {
+  send(url: string, loaded: LoadedDelivery, event: StoredEvent): void {
     let body: string;
     let headers: string[];
     try {
       body = JSON.stringify(eventEnvelope(event));
-      headers = webhookHeaderList(this.loaded.connector, event.id, body, this.startedMs);
+      headers = webhookHeaderList(loaded.connector, event.id, body, this.startedMs);
     } catch (error) {
       return this.failed(error);
     }
@@ -188,6 +192,7 @@ class WebhookFirstAttempt implements WebhookSink, QueuedSuccess {
     if (!isSuccessStatus(answer.status)) return this.recordFailure(httpResult(answer));
     this.statusCode = answer.status;
     this.responseExcerpt = answerExcerpt(answer);
+    this.loaded = null;
     this.listener.sent();
     queueSuccess(this);
   }
@@ -204,7 +209,7 @@ class WebhookFirstAttempt implements WebhookSink, QueuedSuccess {
 
   recordFailure(result: SendResult): void {
     const timed: TimedSendResult = { ...result, startedAt: this.startedAt, latencyMs: this.latencyMs };
-    recordFailure(this.loaded, this.deliveryId, 1, timed).then(
+    recordFailure(this.loaded as LoadedDelivery, this.deliveryId, 1, timed).then(
       (outcome) => this.listener.settled(outcome),
       (error: unknown) => this.listener.failed(error),
     );

@@ -132,6 +132,7 @@ class FirstAttempt implements FirstAttemptListener {
   }
 
   sent(): void {
+    this.delivery.loaded = null; // its event is not needed any more while the success waits for its record
     this.free();
   }
 

@@ -10,8 +10,8 @@ import { sqlPool } from "@/lib/db/client";
  * success is then one insert of its row and its attempt, instead of an insert at dispatch and an
  * attempt row plus an update afterwards (bench/events.ts: PostgreSQL's CPU per delivery).
  *
- * When every delivery of a pass has its row, the pass's row goes. A pass row a minute old means the
- * process that dispatched it died (or its database writes failed) before storing them all: the
+ * When every delivery of a pass has its row, the pass's row goes. A pass row a minute old
+ * (CONNECTOR_SWEEP_AFTER_SECONDS) means the process that dispatched it died (or its database writes failed) before storing them all: the
  * sweep (RECOVER_DISPATCH_PASS) writes the missing deliveries, pending, and queues them for the job
  * runner. A delivery's id is derived from its event and connector (FIRST_DELIVERY_ID), so a row is
  * never written twice whoever writes it first: a late success of a recovered delivery records its
@@ -42,13 +42,13 @@ export const INSERT_DISPATCHED_DELIVERIES = `INSERT INTO connector_deliveries (i
   ON CONFLICT (id) DO NOTHING`;
 
 /**
- * Recovers one pass a minute old (none when another process holds it): its deliveries without a
+ * Recovers one pass $1 seconds old (none when another process holds it): its deliveries without a
  * row are written pending and queued (queued_at), and the pass goes. One row per recovered
  * delivery, or one row with null ids when none was missing; no row when no pass was due.
  */
 export const RECOVER_DISPATCH_PASS = `WITH pass AS (
   SELECT id, from_txid, from_seq, to_txid, to_seq, created_at FROM connector_dispatch_passes
-   WHERE created_at < now() - interval '60 seconds'
+   WHERE created_at < now() - make_interval(secs => $1::float8)
    ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED),
 missing AS (
   INSERT INTO connector_deliveries (id, connector_id, event_id, status, queued_at, created_at, updated_at)
@@ -119,11 +119,18 @@ export async function storeDispatched(deliveries: readonly (UnsavedDelivery | nu
   settleStored(unsaved);
 }
 
-/** Recovers the passes left a minute old; returns the deliveries written (to be queued by the caller, in its transaction). */
-export async function recoverDispatchPasses(client: Pick<pg.PoolClient, "query">, maxPasses = 20): Promise<{ deliveryId: string; connectorId: string }[]> {
+/**
+ * Recovers the passes left `afterSeconds` old; returns the deliveries written (to be queued by the
+ * caller, in its transaction).
+ */
+export async function recoverDispatchPasses(
+  client: Pick<pg.PoolClient, "query">,
+  afterSeconds: number,
+  maxPasses = 20,
+): Promise<{ deliveryId: string; connectorId: string }[]> {
   const recovered: { deliveryId: string; connectorId: string }[] = [];
   for (let i = 0; i < maxPasses; i++) {
-    const { rows } = await client.query<{ id: string | null; connector_id: string | null }>(RECOVER_DISPATCH_PASS);
+    const { rows } = await client.query<{ id: string | null; connector_id: string | null }>(RECOVER_DISPATCH_PASS, [afterSeconds]);
     if (rows.length === 0) break;
     for (const row of rows) if (row.id && row.connector_id) recovered.push({ deliveryId: row.id, connectorId: row.connector_id });
   }
