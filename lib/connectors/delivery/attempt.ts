@@ -39,7 +39,8 @@ import { storeDispatched, type UnsavedDelivery } from "./passes";
  * event's type) is cancelled. Throws only when the database fails (the job runner retries then).
  *
  * A success of a connector without a failure run is one statement that holds the delivery's row
- * only (attempt row, delivery; a dispatched delivery's row is written then: passes.ts), plus, every few seconds, a single-row update of the connector's
+ * only (attempt row, delivery; a dispatched delivery's row is written then, with its attempt in it:
+ * passes.ts), plus, every few seconds, a single-row update of the connector's
  * `last_success_at` in its own transaction (store.ts: RECORD_SUCCESSES, TOUCH_CONNECTOR_SUCCESS), so
  * concurrent successes of one connector do not queue on its row lock. The first success after
  * failures is one statement under the connector's row lock (attempt row, delivery, failure run

@@ -164,9 +164,9 @@ function start(connectorId: string, lane: Lane, next: DispatchedDelivery): void 
   storeDispatched([next.unsaved])
     .then(() => attemptDelivery(next.deliveryId, 1, { listener: attempt, batched: true, preloaded }))
     .then(
-    (outcome) => attempt.settled(outcome),
-    (error: unknown) => attempt.failed(error),
-  );
+      (outcome) => attempt.settled(outcome),
+      (error: unknown) => attempt.failed(error),
+    );
 }
 
 /**
