@@ -7,13 +7,13 @@ import { sqlPool } from "@/lib/db/client";
  * it notes its pass (the range of events it turned into deliveries) in the transaction that moves
  * its position, and a delivery's row is written after its first attempt, with the outcome
  * (store.ts: INSERT_FIRST_SUCCESSES), or before anything else reads it (storeDispatched). A
- * success is then one insert of its row and its attempt, instead of an insert at dispatch and an
- * attempt row plus an update afterwards (bench/events.ts: PostgreSQL's CPU per delivery).
+ * success is then one insert of its row, with its attempt in it, instead of an insert at dispatch
+ * and an attempt row plus an update afterwards (bench/events.ts: PostgreSQL's CPU per delivery).
  *
  * When every delivery of a pass has its row, the pass's row goes. A pass row a minute old
- * (CONNECTOR_SWEEP_AFTER_SECONDS) means the process that dispatched it died (or its database writes failed) before storing them all: the
- * sweep (RECOVER_DISPATCH_PASS) writes the missing deliveries, pending, and queues them for the job
- * runner. A delivery's id is derived from its event and connector (FIRST_DELIVERY_ID), so a row is
+ * (CONNECTOR_SWEEP_AFTER_SECONDS) means the process that dispatched it died (or its database
+ * writes failed) before storing them all: the sweep (RECOVER_DISPATCH_PASS) writes the missing
+ * deliveries, pending, and queues them for the job runner. A delivery's id is derived from its event and connector (FIRST_DELIVERY_ID), so a row is
  * never written twice whoever writes it first: a late success of a recovered delivery records its
  * attempt on the row the sweep wrote (RECORD_SUCCESSES), and the job then finds it done.
  */
@@ -109,13 +109,15 @@ export function settleStored(deliveries: Iterable<UnsavedDelivery>): void {
 
 /**
  * Writes the rows of dispatched deliveries not stored yet (pending), before anything reads or
- * updates them; throws when the database fails (their pass is then recovered by the sweep).
+ * updates them; throws when the database fails (their pass is then recovered by the sweep). Its
+ * own statement, committed before the deliveries count as stored: never inside a caller's
+ * transaction, whose rollback would leave them counted but unwritten.
  */
-export async function storeDispatched(deliveries: readonly (UnsavedDelivery | null | undefined)[], db: Pick<pg.PoolClient, "query"> = sqlPool()): Promise<void> {
+export async function storeDispatched(deliveries: readonly (UnsavedDelivery | null | undefined)[]): Promise<void> {
   const unsaved = deliveries.filter((d): d is UnsavedDelivery => d != null && !d.stored);
   if (unsaved.length === 0) return;
   const rows = unsaved.map((d) => ({ id: d.deliveryId, connector_id: d.connectorId, event_id: d.eventId, created_ms: d.createdMs }));
-  await db.query(INSERT_DISPATCHED_DELIVERIES, [JSON.stringify(rows)]);
+  await sqlPool().query(INSERT_DISPATCHED_DELIVERIES, [JSON.stringify(rows)]);
   settleStored(unsaved);
 }
 

@@ -141,9 +141,9 @@ SELECT delivery.id, delivery.connector_id, coalesce(c.consecutive_failures > 0 O
 /**
  * RECORD_SUCCESSES for dispatched deliveries whose row is not written yet (passes.ts): writes each
  * delivery's row as succeeded, with its attempt in it (first_*: one row per delivery, written once;
- * $1: JSON, one object per success, times in ms since the epoch). `existing`: deliveries whose row was written meanwhile (by the sweep, or
- * before a retry of this batch), left untouched here for RECORD_SUCCESSES; `failing`: connectors
- * with a failure run, as RECORD_SUCCESSES reports them. A connector or event deleted meanwhile fails
+ * $1: JSON, one object per success, times in ms since the epoch). `existing`: deliveries whose row
+ * was written meanwhile (by the sweep, or before a retry of this batch), left untouched here for
+ * RECORD_SUCCESSES; `failing`: connectors with a failure run, as RECORD_SUCCESSES reports them. A connector or event deleted meanwhile fails
  * the statement on a foreign key (recordSuccess then records one by one).
  */
 export const INSERT_FIRST_SUCCESSES = `WITH input AS (
