@@ -6,7 +6,7 @@ import { withTransaction } from "@/lib/db/transaction";
 import { kickOutbox } from "@/lib/jobs/outbox";
 import { queueUnattemptedDeliveries } from "./delivery-jobs";
 import { connectorStamp, quietSince, watchConnectorChanges } from "./delivery/connector-changes";
-import { startFirstAttempts, type DispatchedDelivery } from "./delivery/first-attempts";
+import { readAheadRoom, startFirstAttempts, type DispatchedDelivery } from "./delivery/first-attempts";
 import { FIRST_DELIVERY_ID, INSERT_DISPATCH_PASS, RECEIVING_CONNECTORS, trackPass, type UnsavedDelivery } from "./delivery/passes";
 import {
   CONNECTOR_COLUMNS,
@@ -41,6 +41,8 @@ const FIRST_BATCH = 100;
 const POLL_MS = 5000;
 /** When events of still-running transactions were seen, look again this soon. */
 const SOON_MS = 25;
+/** While the lanes have no room for more deliveries (readAheadRoom), look again this soon. */
+const ROOM_POLL_MS = 5;
 
 interface EventPosition {
   id: string;
@@ -151,14 +153,18 @@ async function dispatchConnectors(client: pg.PoolClient, rows: readonly Dispatch
 }
 
 /**
- * Dispatches everything visible now and starts the first attempts (`attempt` is replaceable for
- * tests); returns the number of deliveries created.
+ * Dispatches everything visible now and starts the first attempts; returns the number of
+ * deliveries created. Between passes it waits while the lanes have no room (`room`, readAheadRoom),
+ * so a burst is read as it is delivered rather than all at once. `attempt` and `room` are
+ * replaceable for tests.
  */
 export async function dispatchEvents(
   attempt: (deliveries: readonly DispatchedDelivery[]) => void = startFirstAttempts,
+  room: () => boolean = readAheadRoom,
 ): Promise<{ deliveries: number; waiting: boolean }> {
   let total = 0;
   for (let limit = FIRST_BATCH; ; limit = Math.min(DISPATCH_BATCH, limit * 2)) {
+    while (!room()) await sleep(ROOM_POLL_MS);
     const stamp = connectorStamp();
     const pass = await withTransaction(sqlPool(), (client) => dispatchBatch(client, stamp, limit));
     total += pass.deliveries.length;
@@ -169,6 +175,8 @@ export async function dispatchEvents(
     if (pass.events < limit) return { deliveries: total, waiting: pass.waiting };
   }
 }
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Hands deliveries a crash left unattempted to the job runner. */
 export async function sweepUnattemptedDeliveries(): Promise<number> {

@@ -20,6 +20,16 @@ export function processSingleton<T>(name: string, create: () => T): T {
   return store[key] as T;
 }
 
+/**
+ * A getter of processSingleton(name, create) that remembers the instance after its first call:
+ * for hot paths (a delivery asks for several per request), and only for instances that are never
+ * forgotten (forgetSingleton would leave the getter holding the old one).
+ */
+export function singletonGetter<T>(name: string, create: () => T): () => T {
+  let instance: T | undefined;
+  return () => (instance ??= processSingleton(name, create));
+}
+
 /** The instance if it was created (without creating it). */
 export function existingSingleton<T>(name: string): T | undefined {
   return (globalThis as unknown as Registry)[slot(name)] as T | undefined;

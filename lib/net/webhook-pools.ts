@@ -1,6 +1,6 @@
 import type { LookupAddress } from "node:dns";
 import { Pool } from "undici";
-import { processSingleton } from "@/lib/core/singleton";
+import { singletonGetter } from "@/lib/core/singleton";
 import { pinnedLookup } from "./pinned-addresses";
 
 /**
@@ -24,7 +24,7 @@ interface Pools {
   newest: string | undefined;
 }
 const createPools = (): Pools => ({ byKey: new Map(), newest: undefined });
-const pools = () => processSingleton("webhookPostPools", createPools);
+const pools = singletonGetter("webhookPostPools", createPools);
 
 /** The pool for `key` (pinnedPoolKey of these addresses of `origin`), created on first use. */
 export function webhookPool(key: string, origin: string, addresses: readonly LookupAddress[], isIp: boolean): Pool {

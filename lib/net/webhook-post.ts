@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { LookupAddress } from "node:dns";
 import { isApiError } from "@/lib/core/errors";
-import { processSingleton } from "@/lib/core/singleton";
+import { singletonGetter } from "@/lib/core/singleton";
 import { withTimeout } from "@/lib/core/timeout";
 import { checkAddress, hostLiteral } from "./address-policy";
 import { errorCode, parseTarget, resolveChecked, systemResolver, type Resolver } from "./checked-target";
@@ -63,7 +63,9 @@ interface Target {
 }
 
 const MAX_TARGETS = 256;
-const targets = () => processSingleton("webhookPostTargets", () => new Map<string, Target>());
+/** Prepared targets by URL, one map per policy (a URL's string is then its key as it is: no key built per request). */
+const targets = singletonGetter("webhookPostTargets", () => ({ private: new Map<string, Target>(), public: new Map<string, Target>() }));
+const targetsUnder = (allowPrivateNetworks: boolean) => (allowPrivateNetworks ? targets().private : targets().public);
 
 /** The parsed (and, for an IP literal, checked) target of `rawUrl` under this policy; throws when refused. */
 async function preparedTarget(rawUrl: string, allowPrivateNetworks: boolean, resolve: Resolver): Promise<Target> {
@@ -75,13 +77,11 @@ async function preparedTarget(rawUrl: string, allowPrivateNetworks: boolean, res
     literal = { addresses, poolKey: pinnedPoolKey(url, host, addresses) };
   }
   const target: Target = { url, host, isIp, path: `${url.pathname}${url.search}`, literal };
-  const cache = targets();
-  cache.set(targetKey(rawUrl, allowPrivateNetworks), target);
+  const cache = targetsUnder(allowPrivateNetworks);
+  cache.set(rawUrl, target);
   if (cache.size > MAX_TARGETS) cache.delete(cache.keys().next().value as string);
   return target;
 }
-
-const targetKey = (rawUrl: string, allowPrivateNetworks: boolean) => `${allowPrivateNetworks ? "private" : "public"} ${rawUrl}`;
 
 function timeoutError(timeoutMs: number) {
   return fetchFailed(`timed out after ${timeoutMs} ms without a complete response`);
@@ -104,7 +104,7 @@ export function postWebhook(rawUrl: string, body: Buffer | string, headers: Reco
  */
 export function sendWebhookPost(rawUrl: string, body: Buffer | string, headers: readonly string[], options: WebhookPostOptions, sink: WebhookSink): void {
   const deadline = Date.now() + options.timeoutMs;
-  const target = targets().get(targetKey(rawUrl, options.allowPrivateNetworks));
+  const target = targetsUnder(options.allowPrivateNetworks).get(rawUrl);
   if (target?.literal) {
     sendPost(target, target.literal.addresses, target.literal.poolKey, body, headers, deadline, options, sink);
     return;

@@ -224,6 +224,24 @@ describe("connector dispatcher", () => {
     expect(total).toBe(2 * 1200);
   });
 
+  it("reads a burst pass by pass as the first attempts make room, not all at once", async () => {
+    const p = await project();
+    await connector(p);
+    await recordEvents(pool, Array.from({ length: 350 }, () => event(p)));
+    let passesAllowed = 0; // each time the lanes have room, one more pass
+    const room = () => passesAllowed > 0 && passesAllowed-- > 0;
+    const running = dispatch.dispatchEvents((deliveries) => started.push(...deliveries), room);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(started).toHaveLength(0);
+    passesAllowed = 1;
+    await vi.waitFor(() => expect(started).toHaveLength(100));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(started).toHaveLength(100); // no room: the next pass waits
+    passesAllowed = Infinity;
+    expect((await running).deliveries).toBe(350);
+    expect(new Set(started.map((d) => d.deliveryId)).size).toBe(350);
+  });
+
   it("gives a new connector only the events created after it", async () => {
     const p = await project();
     await recordEvents(pool, [event(p)]);

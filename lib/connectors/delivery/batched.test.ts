@@ -4,7 +4,7 @@ import type { SavedAttempt, SuccessInput } from "./store";
 
 /**
  * The batches of success records, without a database (store.ts stubbed): a batch waits to gather
- * (64 successes or 10 ms after the first), one runs at a time, each success hears its own outcome,
+ * (GATHER_MIN successes or GATHER_MS after the first), one runs at a time, each success hears its own outcome,
  * and a batch that fails as a whole is recorded one by one.
  */
 const recordSuccesses = vi.fn<(db: unknown, inputs: readonly SuccessInput[]) => Promise<SavedAttempt[]>>();
@@ -17,7 +17,7 @@ vi.mock("./store", () => ({
 vi.mock("./load", () => ({ loadDeliveries: vi.fn() }));
 vi.mock("@/lib/db/client", () => ({ sqlPool: () => ({}) }));
 
-const { queueSuccess } = await import("./batched");
+const { GATHER_MIN, GATHER_MS, queueSuccess } = await import("./batched");
 
 const SUCCEEDED = { status: "succeeded", nextAttemptAt: null } as const;
 let next = 0;
@@ -50,10 +50,10 @@ afterEach(() => {
 });
 
 describe("success records", () => {
-  it("gathers a few successes for 10 ms, then records them in one statement", async () => {
+  it("gathers a few successes for GATHER_MS, then records them in one statement", async () => {
     const some = Array.from({ length: 5 }, success);
     some.forEach((s) => queueSuccess(s));
-    await vi.advanceTimersByTimeAsync(9);
+    await vi.advanceTimersByTimeAsync(GATHER_MS - 1);
     expect(recordSuccesses).not.toHaveBeenCalled();
     await vi.advanceTimersByTimeAsync(1);
     expect(recordSuccesses).toHaveBeenCalledTimes(1);
@@ -61,20 +61,20 @@ describe("success records", () => {
     expect(some.every((s) => s.outcome === SUCCEEDED)).toBe(true);
   });
 
-  it("starts at once with 64 waiting, and gathers the next batch while one runs", async () => {
+  it("starts at once with GATHER_MIN waiting, and gathers the next batch while one runs", async () => {
     let release: () => void = () => undefined;
     recordSuccesses.mockImplementationOnce(async (_db, inputs) => {
       await new Promise<void>((resolve) => (release = resolve));
       return inputs.map(() => SUCCEEDED);
     });
-    const first = Array.from({ length: 64 }, success);
+    const first = Array.from({ length: GATHER_MIN }, success);
     first.forEach((s) => queueSuccess(s));
     await vi.advanceTimersByTimeAsync(0);
     expect(recordSuccesses).toHaveBeenCalledTimes(1);
 
     const second = Array.from({ length: 100 }, success);
     second.forEach((s) => queueSuccess(s));
-    await vi.advanceTimersByTimeAsync(50);
+    await vi.advanceTimersByTimeAsync(GATHER_MS * 5);
     expect(recordSuccesses).toHaveBeenCalledTimes(1); // one batch at a time
     release();
     await vi.advanceTimersByTimeAsync(0);
@@ -88,7 +88,7 @@ describe("success records", () => {
     recordSuccess.mockResolvedValueOnce(SUCCEEDED).mockResolvedValueOnce(null).mockRejectedValueOnce(new Error("connection lost"));
     const three = Array.from({ length: 3 }, success);
     three.forEach((s) => queueSuccess(s));
-    await vi.advanceTimersByTimeAsync(10);
+    await vi.advanceTimersByTimeAsync(GATHER_MS);
     expect(recordSuccess).toHaveBeenCalledTimes(3);
     expect(three.map((s) => [s.outcome, (s.failure as Error | undefined)?.message])).toEqual([
       [SUCCEEDED, undefined],

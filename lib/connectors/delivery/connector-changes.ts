@@ -1,4 +1,4 @@
-import { processSingleton } from "@/lib/core/singleton";
+import { singletonGetter } from "@/lib/core/singleton";
 import { listen, type Listener } from "@/lib/db/listen";
 
 /**
@@ -18,7 +18,7 @@ interface State {
   lost: number;
 }
 
-const state = () => processSingleton<State>("connectorChanges", () => ({ seq: 0, changed: new Map(), lost: 0 }));
+const state = singletonGetter<State>("connectorChanges", () => ({ seq: 0, changed: new Map(), lost: 0 }));
 
 /** Starts listening (once per process); returns the function that stops it. */
 export function watchConnectorChanges(): () => Promise<void> {

@@ -29,7 +29,7 @@ vi.mock("./passes", () => ({ storeDispatched: (...args: Parameters<typeof storeD
 vi.mock("@/lib/db/client", () => ({ sqlPool: () => ({}) }));
 vi.mock("@/lib/db/transaction", () => ({ withTransaction: (_pool: unknown, fn: (client: unknown) => Promise<unknown>) => fn({}) }));
 
-const { FIRST_ATTEMPTS_PER_CONNECTOR, MAX_WAIT_MS, startFirstAttempts } = await import("./first-attempts");
+const { FIRST_ATTEMPTS_PER_CONNECTOR, MAX_WAIT_MS, READ_AHEAD, STALLED_AFTER_MS, readAheadRoom, startFirstAttempts } = await import("./first-attempts");
 
 const never = () => new Promise<never>(() => undefined);
 let lane = 0;
@@ -148,5 +148,19 @@ describe("first attempts", () => {
     for (let turn = 0; turn < 3; turn++) await vi.advanceTimersByTimeAsync(1);
     expect(attemptDelivery).toHaveBeenCalledTimes(all.length);
     expect(new Set(handedOff())).toEqual(new Set(all.map((d) => d.deliveryId)));
+  });
+
+  it("has room for the dispatcher's next pass while fewer than READ_AHEAD deliveries wait in flowing lanes; a stalled lane does not count", async () => {
+    attemptDelivery.mockImplementation(never); // the endpoints hang: every slot stays taken
+    expect(readAheadRoom()).toBe(true);
+    startFirstAttempts(deliveries(FIRST_ATTEMPTS_PER_CONNECTOR + READ_AHEAD - 1));
+    expect(readAheadRoom()).toBe(true);
+    startFirstAttempts(deliveries(FIRST_ATTEMPTS_PER_CONNECTOR + 1)); // another connector's: one more waits
+    expect(readAheadRoom()).toBe(false);
+    await vi.advanceTimersByTimeAsync(STALLED_AFTER_MS);
+    // Nothing moved for a second: both lanes are stalled, and other connectors' events are read on.
+    expect(readAheadRoom()).toBe(true);
+    await vi.advanceTimersByTimeAsync(MAX_WAIT_MS); // the waiting deliveries go to the job runner
+    expect(handedOff()).toHaveLength(READ_AHEAD);
   });
 });

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { processSingleton } from "@/lib/core/singleton";
+import { singletonGetter } from "@/lib/core/singleton";
 import { sqlPool } from "@/lib/db/client";
 
 /**
@@ -76,7 +76,7 @@ export interface UnsavedDelivery {
 }
 
 /** Deliveries of each pass of this process not stored yet. */
-const openPasses = () => processSingleton("connectorDispatchPasses", () => new Map<string, number>());
+const openPasses = singletonGetter("connectorDispatchPasses", () => new Map<string, number>());
 
 /** Notes a committed pass and how many deliveries it dispatched (before their first attempts start). */
 export function trackPass(passId: string, deliveries: number): void {

@@ -3,7 +3,7 @@ import type { SMTPSentMessageInfo } from "nodemailer/lib/smtp-transport";
 import { config } from "@/lib/core/config";
 import { withTimeout } from "@/lib/core/timeout";
 import { errorMessage } from "@/lib/core/errors";
-import { processSingleton } from "@/lib/core/singleton";
+import { processSingleton, singletonGetter } from "@/lib/core/singleton";
 import { postWebhook, type WebhookAnswer, type WebhookPostOptions } from "@/lib/net/webhook-post";
 import type { WebhookEnvelope } from "./envelope";
 import { emailContent, slackMessage } from "./render";
@@ -80,8 +80,9 @@ export function webhookHeaderList(connector: ConnectorSecrets, msgId: string, bo
 }
 
 /** The options of a connector's POST: one object per timeout (the policy is the process's). */
+const postOptions = singletonGetter("connectorPostOptions", () => new Map<number, WebhookPostOptions>());
 export function connectorPostOptions(timeoutMs: number): WebhookPostOptions {
-  const cache = processSingleton("connectorPostOptions", () => new Map<number, WebhookPostOptions>());
+  const cache = postOptions();
   let options = cache.get(timeoutMs);
   if (!options) cache.set(timeoutMs, (options = { allowPrivateNetworks: config().allowPrivateNetworks, timeoutMs, excerptBytes: EXCERPT_BYTES }));
   return options;

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { SECRET_PREFIX } from "@/lib/connectors/secrets";
-import { processSingleton } from "@/lib/core/singleton";
+import { singletonGetter } from "@/lib/core/singleton";
 
 /**
  * Standard Webhooks signatures (https://www.standardwebhooks.com, what Svix sends): HMAC-SHA256 over
@@ -17,7 +17,7 @@ export function secretKey(secret: string): Buffer {
 
 /** Decoded keys by secret, so a delivery does not decode its connector's secret again. */
 const MAX_KEYS = 1024;
-const keys = () => processSingleton("webhookSigningKeys", () => new Map<string, Buffer>());
+const keys = singletonGetter("webhookSigningKeys", () => new Map<string, Buffer>());
 
 function cachedSecretKey(secret: string): Buffer {
   const cache = keys();

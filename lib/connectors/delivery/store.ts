@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { processSingleton } from "@/lib/core/singleton";
+import { singletonGetter } from "@/lib/core/singleton";
 import { settleStored, type UnsavedDelivery } from "./passes";
 
 /**
@@ -180,7 +180,7 @@ export const LAST_SUCCESS_REFRESH_MS = 5000;
  * that carry an older value as loaded, and need not refresh it again.
  */
 const MAX_TOUCHED = 1024;
-const touchedConnectors = () => processSingleton("connectorSuccessTouches", () => new Map<string, number>());
+const touchedConnectors = singletonGetter("connectorSuccessTouches", () => new Map<string, number>());
 
 export type SuccessRecord = Omit<AttemptRecord, "status" | "retryDelayMs" | "resetConnector">;
 
