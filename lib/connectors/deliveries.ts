@@ -7,7 +7,7 @@ import { enqueueDeliveries } from "./delivery-jobs";
 import { sendTestMessage } from "./delivery/test-message";
 import { lockConnector } from "./connectors";
 import type { ListDeliveriesQuery } from "./schemas";
-import { DELIVERY_INCLUDE, serializeDelivery, type DeliveryRow } from "./serialize";
+import { DELIVERY_INCLUDE, serializeDelivery, type DeliveryRow, type StoredDeliveryRow } from "./serialize";
 
 /** A connector's deliveries: the log, one delivery, replays and test messages. */
 
@@ -28,14 +28,25 @@ export async function listDeliveries(connector: ConnectorRow, query: ListDeliver
       take: query.pageSize,
     }),
   ]);
-  return { items: rows.map(serializeDelivery), total, hasMore: skip + rows.length < total };
+  return { items: (await withEventTypes(rows)).map(serializeDelivery), total, hasMore: skip + rows.length < total };
 }
 
 /** The delivery, if it is one of this connector's (404 `delivery/not-found` otherwise). */
 export async function requireDelivery(connector: ConnectorRow, deliveryId: string): Promise<DeliveryRow> {
   const delivery = await db().connectorDelivery.findUnique({ where: { id: deliveryId }, include: DELIVERY_INCLUDE });
   if (!delivery || delivery.connectorId !== connector.id) throw new ApiError("delivery/not-found");
-  return delivery;
+  return (await withEventTypes([delivery]))[0]!;
+}
+
+/** Deliveries with their events' types, read in one query (a delivery has no foreign key to its event). */
+async function withEventTypes(rows: readonly StoredDeliveryRow[]): Promise<DeliveryRow[]> {
+  const ids = [...new Set(rows.flatMap((row) => (row.eventId === null ? [] : [row.eventId])))];
+  const events = ids.length === 0 ? [] : await db().event.findMany({ where: { id: { in: ids } }, select: { id: true, type: true } });
+  const types = new Map(events.map((event) => [event.id, event.type]));
+  return rows.map((row) => {
+    const type = row.eventId === null ? undefined : types.get(row.eventId);
+    return { ...row, event: type === undefined ? null : { type } };
+  });
 }
 
 /**
@@ -63,7 +74,7 @@ export async function replayDelivery(connector: ConnectorRow, original: Delivery
     return row;
   });
   void kickOutbox();
-  return serializeDelivery(created);
+  return serializeDelivery({ ...created, event: original.event });
 }
 
 /** Sends a test message now (one attempt, even to a connector that is off) and shows its delivery. */

@@ -60,13 +60,15 @@ export function serializeConnector(row: ConnectorRow, options: SerializeOptions 
   return options.withSecret ? { ...connector, secret: row.secret } : connector;
 }
 
-/** What a delivery is read with: its event's type and its attempts, oldest first (attempt 1 may be in its row). */
+/** What a delivery is read with: its attempts, oldest first (attempt 1 may be in its row). */
 export const DELIVERY_INCLUDE = {
-  event: { select: { type: true } },
   log: { orderBy: { attempt: "asc" } },
 } as const satisfies Prisma.ConnectorDeliveryInclude;
 
-export type DeliveryRow = Prisma.ConnectorDeliveryGetPayload<{ include: typeof DELIVERY_INCLUDE }>;
+export type StoredDeliveryRow = Prisma.ConnectorDeliveryGetPayload<{ include: typeof DELIVERY_INCLUDE }>;
+
+/** A stored delivery with its event's type (read apart: no foreign key joins them; deliveries.ts). */
+export type DeliveryRow = StoredDeliveryRow & { event: { type: string } | null };
 
 /** The Delivery object of the API, typed by its response schema. */
 export function serializeDelivery(row: DeliveryRow): ApiDelivery {

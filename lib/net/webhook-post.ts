@@ -9,6 +9,7 @@ import type { Dispatcher, Pool } from "undici";
 import { pinnedPoolKey } from "./pinned-addresses";
 import { webhookPool } from "./webhook-pools";
 import { fetchFailed } from "./limited-body";
+import { DeadlineList, type DeadlineItem } from "./deadline-list";
 
 /**
  * One POST of a webhook delivery: the same SSRF rules as safeFetch (checked-target.ts: http(s)
@@ -153,10 +154,12 @@ function sendPost(
  * `excerptBytes` of its answer. It settles once: at the end of the body, when enough arrived (the
  * connection is then dropped), or when the body breaks off (the status stands).
  */
-class PostState implements Dispatcher.DispatchHandler {
+class PostState implements Dispatcher.DispatchHandler, DeadlineItem {
   status = 0;
   location: string | undefined;
-  timer: NodeJS.Timeout | undefined;
+  deadlinePrev: DeadlineItem | null = null;
+  deadlineNext: DeadlineItem | null = null;
+  deadlineList: DeadlineList | null = null;
   controller: Dispatcher.DispatchController | undefined;
   chunks: Buffer[] = [];
   size = 0;
@@ -205,25 +208,24 @@ class PostState implements Dispatcher.DispatchHandler {
     // A pooled socket the server closed just as we reused it: once more, on a new connection.
     if (this.retryStaleSocket && isStaleSocketError(error)) {
       this.retryStaleSocket = false;
-      clearTimeout(this.timer);
       this.controller = undefined;
-      send(this, false);
+      send(this, false); // under the same deadline
       return;
     }
     this.settled = true;
-    clearTimeout(this.timer);
+    deadlines().remove(this);
     this.sink.failed(isApiError(error) ? error : fetchFailed(`could not connect to ${this.target.url.host} (${errorCode(error)})`));
   }
 
   finish(): void {
     if (this.settled) return;
     this.settled = true;
-    clearTimeout(this.timer);
+    deadlines().remove(this);
     const excerpt = this.chunks.length === 1 ? (this.chunks[0] as Buffer) : Buffer.concat(this.chunks, this.size);
     this.sink.answered({ status: this.status, location: this.location, excerpt });
   }
 
-  timedOut(): void {
+  deadlinePassed(): void {
     if (this.settled) return;
     const error = timeoutError(this.options.timeoutMs);
     if (this.status !== 0) {
@@ -236,14 +238,13 @@ class PostState implements Dispatcher.DispatchHandler {
   }
 }
 
+/** The deadlines of every request in flight (deadline-list.ts). */
+const deadlines = singletonGetter("webhookPostDeadlines", () => new DeadlineList());
+
 function send(state: PostState, retryStaleSocket: boolean): void {
   state.retryStaleSocket = retryStaleSocket;
-  state.timer = setTimeout(onDeadline, Math.max(0, state.deadline - Date.now()), state);
+  if (!state.deadlineList) deadlines().add(state);
   state.pool.dispatch({ origin: state.target.url.origin, path: state.target.path, method: "POST", headers: state.headers as string[], body: state.body }, state);
-}
-
-function onDeadline(state: PostState): void {
-  state.timedOut();
 }
 
 function isStaleSocketError(error: unknown): boolean {

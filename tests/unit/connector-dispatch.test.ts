@@ -175,6 +175,28 @@ describe("connector dispatcher", () => {
     expect(await passCount()).toBe(0);
   });
 
+  it("stores each success of a batch with its own answer, whatever the answer's text", async () => {
+    const p = await project();
+    await connector(p);
+    await recordEvents(pool, [event(p), event(p), event(p)]);
+    await dispatchEvents();
+    const answers = ['{"ok":true, "note": "quoted \\ and \\"escaped\\""}', "line one\nline two\ttabbed, ünïcödé ✓", null];
+    const statuses = [200, 204, 202];
+    const outcomes = await store.recordSuccesses(
+      pool,
+      started.map((d, i) => ({ ...success(d), responseExcerpt: answers[i]!, statusCode: statuses[i]!, latencyMs: 10 + i })),
+    );
+    expect(outcomes).toEqual([store.SUCCEEDED, store.SUCCEEDED, store.SUCCEEDED]);
+    const { rows } = await pool.query(
+      "SELECT id, last_status_code, first_latency_ms, first_response_excerpt FROM connector_deliveries WHERE id = ANY ($1::uuid[])",
+      [started.map((d) => d.deliveryId)],
+    );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    started.forEach((d, i) =>
+      expect(byId.get(d.deliveryId)).toEqual({ id: d.deliveryId, last_status_code: statuses[i], first_latency_ms: 10 + i, first_response_excerpt: answers[i] }),
+    );
+  });
+
   it("hands stored deliveries a crash left unattempted to the job runner, once", async () => {
     const p = await project();
     await connector(p);

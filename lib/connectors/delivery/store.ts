@@ -147,8 +147,9 @@ SELECT delivery.id, delivery.connector_id, coalesce(c.consecutive_failures > 0 O
  * the statement on a foreign key (recordSuccess then records one by one).
  */
 export const INSERT_FIRST_SUCCESSES = `WITH input AS (
-  SELECT * FROM json_to_recordset($1::json)
-    AS i(delivery_id uuid, connector_id uuid, event_id uuid, created_ms float8, started_ms float8, latency_ms int, status_code int, response_excerpt text)),
+  SELECT i.d AS delivery_id, i.c AS connector_id, i.e AS event_id, i.cm AS created_ms, i.sm AS started_ms, i.l AS latency_ms,
+         i.s AS status_code, i.x AS response_excerpt
+    FROM json_to_recordset($1::json) AS i(d uuid, c uuid, e uuid, cm float8, sm float8, l int, s int, x text)),
 delivery AS (
   INSERT INTO connector_deliveries (id, connector_id, event_id, status, attempts, last_status_code, created_at, updated_at, finished_at,
                                     first_started_at, first_latency_ms, first_response_excerpt)
@@ -257,20 +258,7 @@ async function insertFirstSuccesses(db: Queryable, inputs: readonly SuccessInput
   const { rows } = await db.query<{ existing: string[]; failing: string[] }>({
     name: "sieve-delivery-insert-first-successes",
     text: INSERT_FIRST_SUCCESSES,
-    values: [
-      JSON.stringify(
-        fresh.map((r) => ({
-          delivery_id: r.deliveryId,
-          connector_id: r.connectorId,
-          event_id: r.unsaved!.eventId,
-          created_ms: r.unsaved!.createdMs,
-          started_ms: r.startedAt.getTime(),
-          latency_ms: r.latencyMs,
-          status_code: r.statusCode,
-          response_excerpt: r.responseExcerpt,
-        })),
-      ),
-    ],
+    values: [firstSuccessesJson(fresh)],
   });
   const existing = new Set(rows[0]?.existing ?? []);
   for (const connectorId of rows[0]?.failing ?? []) failing.set(connectorId, true);
@@ -283,6 +271,23 @@ async function insertFirstSuccesses(db: Queryable, inputs: readonly SuccessInput
     }
   }
   return { stored, unsaved: fresh.map((input) => input.unsaved!) };
+}
+
+/**
+ * INSERT_FIRST_SUCCESSES' $1, written out rather than by JSON.stringify of an object per success
+ * (this runs for every delivery): ids are UUIDs and the numbers finite, so only the excerpt needs
+ * escaping; the keys are short, as the statement names them.
+ */
+function firstSuccessesJson(successes: readonly SuccessInput[]): string {
+  let json = "[";
+  for (let i = 0; i < successes.length; i++) {
+    const r = successes[i] as SuccessInput;
+    const unsaved = r.unsaved as UnsavedDelivery;
+    if (i > 0) json += ",";
+    json += `{"d":"${r.deliveryId}","c":"${r.connectorId}","e":"${unsaved.eventId}","cm":${unsaved.createdMs},"sm":${r.startedAt.getTime()},`;
+    json += `"l":${r.latencyMs},"s":${r.statusCode ?? "null"},"x":${r.responseExcerpt === null ? "null" : JSON.stringify(r.responseExcerpt)}}`;
+  }
+  return `${json}]`;
 }
 
 /** One success (recordSuccesses); null also when the delivery was deleted between its load and now. */
