@@ -143,8 +143,9 @@ SELECT delivery.id, delivery.connector_id, coalesce(c.consecutive_failures > 0 O
  * delivery's row as succeeded, with its attempt in it (first_*: one row per delivery, written once;
  * $1: JSON, one object per success, times in ms since the epoch). `existing`: deliveries whose row
  * was written meanwhile (by the sweep, or before a retry of this batch), left untouched here for
- * RECORD_SUCCESSES; `failing`: connectors with a failure run, as RECORD_SUCCESSES reports them. A connector or event deleted meanwhile fails
- * the statement on a foreign key (recordSuccess then records one by one).
+ * RECORD_SUCCESSES; `failing`: connectors with a failure run, as RECORD_SUCCESSES reports them. A
+ * connector deleted meanwhile fails the statement on its foreign key (recordSuccess then records one
+ * by one); an event is deleted only with its project, connectors included.
  */
 export const INSERT_FIRST_SUCCESSES = `WITH input AS (
   SELECT i.d AS delivery_id, i.c AS connector_id, i.e AS event_id, i.cm AS created_ms, i.sm AS started_ms, i.l AS latency_ms,
