@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type pg from "pg";
 import { processSingleton } from "@/lib/core/singleton";
 import { sqlPool } from "@/lib/db/client";
@@ -175,8 +176,6 @@ export async function dispatchEvents(
     if (pass.events < limit) return { deliveries: total, waiting: pass.waiting };
   }
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Hands deliveries a crash left unattempted to the job runner. */
 export async function sweepUnattemptedDeliveries(): Promise<number> {

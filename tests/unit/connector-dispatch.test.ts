@@ -251,7 +251,7 @@ describe("connector dispatcher", () => {
     await connector(p);
     await recordEvents(pool, Array.from({ length: 350 }, () => event(p)));
     let passesAllowed = 0; // each time the lanes have room, one more pass
-    const room = () => passesAllowed > 0 && passesAllowed-- > 0;
+    const room = () => (passesAllowed > 0 ? (passesAllowed--, true) : false);
     const running = dispatch.dispatchEvents((deliveries) => started.push(...deliveries), room);
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(started).toHaveLength(0);

@@ -13,9 +13,10 @@ import { sqlPool } from "@/lib/db/client";
  * When every delivery of a pass has its row, the pass's row goes. A pass row a minute old
  * (CONNECTOR_SWEEP_AFTER_SECONDS) means the process that dispatched it died (or its database
  * writes failed) before storing them all: the sweep (RECOVER_DISPATCH_PASS) writes the missing
- * deliveries, pending, and queues them for the job runner. A delivery's id is derived from its event and connector (FIRST_DELIVERY_ID), so a row is
- * never written twice whoever writes it first: a late success of a recovered delivery records its
- * attempt on the row the sweep wrote (RECORD_SUCCESSES), and the job then finds it done.
+ * deliveries, pending, and queues them for the job runner. A delivery's id is derived from its
+ * event and connector (FIRST_DELIVERY_ID), so a row is never written twice whoever writes it first:
+ * a late success of a recovered delivery records its attempt on the row the sweep wrote
+ * (RECORD_SUCCESSES), and the job then finds it done.
  */
 
 /**

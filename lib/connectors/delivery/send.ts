@@ -79,8 +79,9 @@ export function webhookHeaderList(connector: ConnectorSecrets, msgId: string, bo
   return ["content-type", "application/json", "user-agent", USER_AGENT, "webhook-id", msgId, "webhook-timestamp", String(timestamp), "webhook-signature", signature];
 }
 
-/** The options of a connector's POST: one object per timeout (the policy is the process's). */
 const postOptions = singletonGetter("connectorPostOptions", () => new Map<number, WebhookPostOptions>());
+
+/** The options of a connector's POST: one object per timeout (the policy is the process's). */
 export function connectorPostOptions(timeoutMs: number): WebhookPostOptions {
   const cache = postOptions();
   let options = cache.get(timeoutMs);
