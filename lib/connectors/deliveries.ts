@@ -1,9 +1,10 @@
 import { ApiError } from "@/lib/core/errors";
-import { db } from "@/lib/db/client";
+import { db, sqlPool } from "@/lib/db/client";
 import type { Connector as ConnectorRow, Prisma } from "@/lib/db/generated/client";
 import { prismaRunner } from "@/lib/db/sql";
 import { kickOutbox } from "@/lib/jobs/outbox";
 import { enqueueDeliveries } from "./delivery-jobs";
+import { SELECT_EVENT_DELIVERY_IDS } from "./delivery/passes";
 import { sendTestMessage } from "./delivery/test-message";
 import { lockConnector } from "./connectors";
 import type { ListDeliveriesQuery } from "./schemas";
@@ -15,7 +16,7 @@ export async function listDeliveries(connector: ConnectorRow, query: ListDeliver
   const where: Prisma.ConnectorDeliveryWhereInput = {
     connectorId: connector.id,
     ...(query.status ? { status: query.status } : {}),
-    ...(query.eventId ? { eventId: query.eventId.toLowerCase() } : {}),
+    ...(query.eventId ? { id: { in: await deliveriesOfEvent(connector.id, query.eventId.toLowerCase()) } } : {}),
   };
   const skip = query.pageIndex * query.pageSize;
   const [total, rows] = await db().$transaction([
@@ -29,6 +30,12 @@ export async function listDeliveries(connector: ConnectorRow, query: ListDeliver
     }),
   ]);
   return { items: (await withEventTypes(rows)).map(serializeDelivery), total, hasMore: skip + rows.length < total };
+}
+
+/** The ids of the connector's deliveries of an event (a first delivery's id is derived from it: passes.ts). */
+export async function deliveriesOfEvent(connectorId: string, eventId: string): Promise<string[]> {
+  const { rows } = await sqlPool().query<{ id: string }>(SELECT_EVENT_DELIVERY_IDS, [eventId, connectorId]);
+  return rows.map((row) => row.id);
 }
 
 /** The delivery, if it is one of this connector's (404 `delivery/not-found` otherwise). */

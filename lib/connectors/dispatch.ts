@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import type pg from "pg";
 import { processSingleton } from "@/lib/core/singleton";
 import { sqlPool } from "@/lib/db/client";
 import { listen, type Listener } from "@/lib/db/listen";
@@ -8,26 +7,20 @@ import { kickOutbox } from "@/lib/jobs/outbox";
 import { queueUnattemptedDeliveries } from "./delivery-jobs";
 import { connectorStamp, quietSince, watchConnectorChanges } from "./delivery/connector-changes";
 import { readAheadRoom, startFirstAttempts, type DispatchedDelivery } from "./delivery/first-attempts";
-import { FIRST_DELIVERY_ID, INSERT_DISPATCH_PASS, RECEIVING_CONNECTORS, trackPass, type UnsavedDelivery } from "./delivery/passes";
-import {
-  CONNECTOR_COLUMNS,
-  EVENT_COLUMNS,
-  loadedConnector,
-  storedEvent,
-  type ConnectorRow,
-  type EventRow,
-  type LoadedDelivery,
-} from "./delivery/load";
+import { FIRST_DELIVERY_ID, RECEIVING_CONNECTORS, trackPass, type UnsavedDelivery } from "./delivery/passes";
+import { dispatchConnectors, type DispatchConnector, type StampedConnector } from "./delivery/dispatch-connectors";
+import { EVENT_COLUMNS, EVENT_ROW_COLUMNS, storedEvent, type EventRow, type LoadedDelivery } from "./delivery/load";
 
 /**
  * The connector dispatcher: turns committed events into deliveries, once each. It reads events in
  * the feed's order, (txid, seq) below the snapshot horizon (lib/events/feed.ts), so an event whose
- * transaction commits late is never skipped; the position is a row in the database, advanced in the
- * same transaction that notes the pass (its range of events), so a crash redoes a pass or none of
- * it, never half. One process dispatches at a time (the cursor row is locked; others skip). After
- * commit the deliveries' first attempts start in this process (delivery/first-attempts.ts), with
- * each delivery as the pass read it (connector and event included: no read per attempt); a
- * delivery's row is written once, after its first attempt (delivery/passes.ts). What needs retries
+ * transaction commits late is never skipped; the position is a row in the database, advanced by the
+ * statement that notes the pass (its range of events: DISPATCH_PASS), so a crash redoes a pass or
+ * none of it, never half. One process dispatches at a time (the cursor row is locked; others skip).
+ * After commit the deliveries' first attempts start in this process (delivery/first-attempts.ts),
+ * each with its event as the pass read it and its connector as last read
+ * (delivery/dispatch-connectors.ts): no read per attempt; a delivery's row is written once, after
+ * its first attempt (delivery/passes.ts). What needs retries
  * goes to the job runner, and the sweep (every poll) writes and queues any delivery a crash left
  * unstored or unattempted.
  * Connectors receive the events created after them, of the types they subscribe to (none = all).
@@ -45,12 +38,6 @@ const SOON_MS = 25;
 /** While the lanes have no room for more deliveries (readAheadRoom), look again this soon. */
 const ROOM_POLL_MS = 5;
 
-interface EventPosition {
-  id: string;
-  txid: string;
-  seq: string;
-}
-
 interface PassResult {
   events: number;
   deliveries: DispatchedDelivery[];
@@ -58,77 +45,78 @@ interface PassResult {
   waiting: boolean;
 }
 
-/** The position, locked; no row when another process holds it (that process is dispatching). */
-export const LOCK_DISPATCH_CURSOR = `SELECT txid, seq, (pg_snapshot_xmin(pg_current_snapshot())::text) AS horizon
-  FROM connector_dispatch_cursor WHERE id = 1 FOR UPDATE SKIP LOCKED`;
-
-// node-postgres returns bigint as a string: no cast needed (a `txid::text` output column would make
-// ORDER BY txid sort text).
-export const SELECT_DISPATCHABLE_EVENTS = `SELECT id, txid, seq FROM events
-  WHERE txid < $1::bigint AND (txid, seq) > ($2::bigint, $3::bigint)
-  ORDER BY txid, seq LIMIT $4`;
-
-/** Whether events exist that running transactions still hide (their commit will need a pass). */
-export const SELECT_EVENTS_BEYOND_HORIZON = `SELECT EXISTS (SELECT 1 FROM events WHERE txid >= $1::bigint) AS waiting`;
-
 /**
- * The deliveries of events $1, each with its event (load.ts), in the feed's order; the connectors
- * are read once each (SELECT_DISPATCH_CONNECTORS), not once per delivery. Nothing is written: a
- * delivery's row is written after its first attempt (delivery/passes.ts).
+ * One pass, one statement (its own transaction): locks the position (no row when another process
+ * holds it: that process is dispatching), reads up to $1 events after it below the snapshot horizon
+ * in the feed's order (node-postgres returns bigint as a string: no text cast, which would sort as
+ * text), turns them into deliveries (the receiving connectors of each), notes the pass (its range of
+ * events) when there are deliveries, and moves the position past the last event. Nothing else is
+ * written: a delivery's row is written after its first attempt (delivery/passes.ts). Answers one
+ * row per delivery, in the feed's order (then the connectors' creation), each with the pass's
+ * figures; one row without a delivery when there is none. `waiting`: no event was visible below the
+ * horizon, and some are above it, behind running transactions (their commit will need a pass); the
+ * newest event's txid is one index lookup (an EXISTS over txid >= horizon, planned without the
+ * horizon's value, scanned the table).
  */
-export const SELECT_EVENT_DELIVERIES = `SELECT ${FIRST_DELIVERY_ID} AS id, c.id AS connector_id, ${EVENT_COLUMNS}
-  FROM events e
-  JOIN ${RECEIVING_CONNECTORS}
- WHERE e.id = ANY ($1::uuid[])
- ORDER BY e.txid, e.seq, c.created_at`;
+export const DISPATCH_PASS = `WITH position AS (
+  SELECT txid, seq, pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS horizon
+    FROM connector_dispatch_cursor WHERE id = 1 FOR UPDATE SKIP LOCKED),
+batch AS (
+  SELECT e.* FROM position CROSS JOIN LATERAL (
+    SELECT * FROM events
+     WHERE txid < position.horizon AND (txid, seq) > (position.txid, position.seq)
+     ORDER BY txid, seq LIMIT $1) e),
+last AS (SELECT txid, seq FROM batch ORDER BY txid DESC, seq DESC LIMIT 1),
+deliveries AS (
+  SELECT ${FIRST_DELIVERY_ID} AS id, c.id AS connector_id, ${EVENT_COLUMNS}, e.txid, e.seq, c.created_at AS connector_created_at
+    FROM batch e
+    JOIN ${RECEIVING_CONNECTORS}),
+pass AS (
+  INSERT INTO connector_dispatch_passes (from_txid, from_seq, to_txid, to_seq)
+  SELECT position.txid, position.seq, last.txid, last.seq FROM position, last WHERE EXISTS (SELECT 1 FROM deliveries)
+  RETURNING id, created_at),
+advanced AS (
+  UPDATE connector_dispatch_cursor SET txid = last.txid, seq = last.seq, updated_at = now() FROM last WHERE connector_dispatch_cursor.id = 1),
+summary AS (
+  SELECT (SELECT count(*) FROM batch)::int AS events,
+         (NOT EXISTS (SELECT 1 FROM batch) AND (SELECT max(txid) FROM events) >= (SELECT horizon FROM position)) AS waiting,
+         (SELECT id FROM pass) AS pass_id,
+         (SELECT (extract(epoch FROM created_at) * 1000)::float8 FROM pass) AS pass_created_ms)
+SELECT summary.*, d.* FROM summary
+  LEFT JOIN LATERAL (SELECT id, connector_id, ${EVENT_ROW_COLUMNS} FROM deliveries ORDER BY txid, seq, connector_created_at) d ON true`;
 
-export const SELECT_DISPATCH_CONNECTORS = `SELECT ${CONNECTOR_COLUMNS} FROM connectors c WHERE c.id = ANY ($1::uuid[])`;
-
-export const ADVANCE_DISPATCH_CURSOR = `UPDATE connector_dispatch_cursor SET txid = $1::bigint, seq = $2::bigint, updated_at = now() WHERE id = 1`;
-
-/** `stamp`: connectorStamp() taken before the transaction began (connector-changes.ts). */
-async function dispatchBatch(client: pg.PoolClient, stamp: number | null, limit: number): Promise<PassResult> {
-  const { rows: cursorRows } = await client.query<{ txid: string; seq: string; horizon: string }>(LOCK_DISPATCH_CURSOR);
-  const cursor = cursorRows[0];
-  if (!cursor) return { events: 0, deliveries: [], waiting: false };
-  const { rows: events } = await client.query<EventPosition>(SELECT_DISPATCHABLE_EVENTS, [cursor.horizon, cursor.txid, cursor.seq, limit]);
-  const last = events.at(-1);
-  if (!last) {
-    const { rows } = await client.query<{ waiting: boolean }>(SELECT_EVENTS_BEYOND_HORIZON, [cursor.horizon]);
-    return { events: 0, deliveries: [], waiting: rows[0]?.waiting ?? false };
-  }
-  const { rows } = await client.query<DispatchedRow>({ name: "sieve-dispatch-deliveries", text: SELECT_EVENT_DELIVERIES, values: [events.map((e) => e.id)] });
-  let deliveries: DispatchedDelivery[] = [];
-  if (rows.length > 0) {
-    const { rows: passRows } = await client.query<{ id: string; created_at: Date }>(INSERT_DISPATCH_PASS, [cursor.txid, cursor.seq, last.txid, last.seq]);
-    const pass = passRows[0]!;
-    const connectors = await dispatchConnectors(client, rows);
-    deliveries = rows.map((row) => dispatched(row, connectors.get(row.connector_id), pass.id, pass.created_at.getTime(), stamp));
-  }
-  await client.query(ADVANCE_DISPATCH_CURSOR, [last.txid, last.seq]);
-  return { events: events.length, deliveries, waiting: events.length === limit };
-}
-
-/** A delivery of a pass, not stored yet; without its connector's read (not expected) the attempt stores and reads it. */
-function dispatched(
-  row: DispatchedRow,
-  read: Pick<LoadedDelivery, "connector" | "connectorHealth"> | undefined,
-  passId: string,
-  createdMs: number,
-  stamp: number | null,
-): DispatchedDelivery {
-  const unsaved: UnsavedDelivery = { deliveryId: row.id, connectorId: row.connector_id, eventId: row.event_id as string, createdMs, passId, stored: false };
-  const loaded = read ? newDelivery(read, storedEvent(row, read.connector.projectId), unsaved) : null;
-  return { deliveryId: row.id, connectorId: row.connector_id, loaded, stamp, unsaved };
-}
-
-interface DispatchedRow extends EventRow {
-  id: string;
+interface PassRow extends EventRow {
+  events: number;
+  waiting: boolean;
+  pass_id: string | null;
+  pass_created_ms: number | null;
+  /** Null on the one row of a pass without deliveries. */
+  id: string | null;
   connector_id: string;
 }
 
+async function dispatchPass(limit: number): Promise<PassResult> {
+  const { rows } = await sqlPool().query<PassRow>({ name: "sieve-dispatch-pass", text: DISPATCH_PASS, values: [limit] });
+  const first = rows[0];
+  if (!first) return { events: 0, deliveries: [], waiting: false };
+  let deliveries: DispatchedDelivery[] = [];
+  if (first.id !== null && first.pass_id !== null) {
+    const connectors = await dispatchConnectors(new Set(rows.map((row) => row.connector_id)));
+    const { pass_id: passId, pass_created_ms: createdMs } = first as { pass_id: string; pass_created_ms: number };
+    deliveries = rows.map((row) => dispatched(row as PassRow & { id: string }, connectors.get(row.connector_id), passId, createdMs));
+  }
+  return { events: first.events, deliveries, waiting: first.waiting };
+}
+
+/** A delivery of a pass, not stored yet; without its connector (deleted since: not expected) the attempt stores and reads it. */
+function dispatched(row: PassRow & { id: string }, connector: StampedConnector | undefined, passId: string, createdMs: number): DispatchedDelivery {
+  const unsaved: UnsavedDelivery = { deliveryId: row.id, connectorId: row.connector_id, eventId: row.event_id as string, createdMs, passId, stored: false };
+  const loaded = connector ? newDelivery(connector.read, storedEvent(row, connector.read.connector.projectId), unsaved) : null;
+  return { deliveryId: row.id, connectorId: row.connector_id, loaded, stamp: connector?.stamp ?? null, unsaved };
+}
+
 /** A new delivery (one object literal: every delivery of a pass has the same shape). */
-function newDelivery(read: Pick<LoadedDelivery, "connector" | "connectorHealth">, event: LoadedDelivery["event"], unsaved: UnsavedDelivery): LoadedDelivery {
+function newDelivery(read: DispatchConnector, event: LoadedDelivery["event"], unsaved: UnsavedDelivery): LoadedDelivery {
   return {
     status: "pending",
     attempts: 0,
@@ -141,16 +129,6 @@ function newDelivery(read: Pick<LoadedDelivery, "connector" | "connectorHealth">
     recordedAttempt: null,
     unsaved,
   };
-}
-
-/** The connectors of these deliveries, each read once (in the transaction that dispatched them). */
-async function dispatchConnectors(client: pg.PoolClient, rows: readonly DispatchedRow[]) {
-  const ids = [...new Set(rows.map((row) => row.connector_id))];
-  const connectors = new Map<string, ReturnType<typeof loadedConnector>>();
-  if (ids.length === 0) return connectors;
-  const { rows: connectorRows } = await client.query<ConnectorRow>(SELECT_DISPATCH_CONNECTORS, [ids]);
-  for (const row of connectorRows) connectors.set(row.connector_id, loadedConnector(row));
-  return connectors;
 }
 
 /**
@@ -166,8 +144,7 @@ export async function dispatchEvents(
   let total = 0;
   for (let limit = FIRST_BATCH; ; limit = Math.min(DISPATCH_BATCH, limit * 2)) {
     while (!room()) await sleep(ROOM_POLL_MS);
-    const stamp = connectorStamp();
-    const pass = await withTransaction(sqlPool(), (client) => dispatchBatch(client, stamp, limit));
+    const pass = await dispatchPass(limit);
     total += pass.deliveries.length;
     if (pass.deliveries.length > 0) {
       trackPass(pass.deliveries[0]!.unsaved.passId, pass.deliveries.length);

@@ -9,7 +9,7 @@ import { startMigratedDatabase, type MigratedDatabase } from "@/tests/support/mi
  * (lib/connectors/delivery/connector-changes.ts). Against a real, migrated PostgreSQL: the dispatcher
  * hands over each delivery with its connector and event, and the trigger announces exactly the
  * changes an attempt cares about (a last-success stamp is not one; a new URL, turning off and
- * deletion are).
+ * deletion are), and the dispatcher reads a connector again only after such a change.
  */
 vi.mock("@/lib/jobs/outbox", async (importOriginal) => ({
   ...(await importOriginal<typeof import("@/lib/jobs/outbox")>()),
@@ -120,5 +120,33 @@ describe("connector changes", () => {
     await pool.query("UPDATE connectors SET enabled = false WHERE id = $1", [stamped]);
     await until(() => !changes.unchangedSince(stamped, stamp));
     expect(changes.unchangedSince(stamped, stamp)).toBe(false);
+  });
+
+  it("reads a connector for the dispatcher once while it is unchanged, and again once it changed", async () => {
+    await until(() => changes.connectorStamp() !== null);
+    const { projectId, connectorIds } = await projectWithConnectors(1);
+    const connectorId = connectorIds[0]!;
+    const dispatchOne = async (title: string) => {
+      await recordEvents(pool, [{ projectId, type: "asset.uploaded", title, facts: [] }]);
+      const handed: DispatchedDelivery[] = [];
+      await dispatch.dispatchEvents((deliveries) => handed.push(...deliveries));
+      expect(handed).toHaveLength(1);
+      return handed[0]!;
+    };
+    const first = await dispatchOne("one");
+    expect(first.loaded?.connector.secret).toBe("whsec_x");
+    // Changed behind the cache's back (no notification for last_success_at): the read is kept.
+    await pool.query("UPDATE connectors SET last_success_at = now() WHERE id = $1", [connectorId]);
+    const second = await dispatchOne("two");
+    expect(second.loaded?.connector).toBe(first.loaded?.connector);
+    expect(second.stamp).toBe(first.stamp);
+    expect(changes.unchangedSince(connectorId, second.stamp)).toBe(true);
+
+    const stamp = changes.connectorStamp();
+    await pool.query("UPDATE connectors SET secret = 'whsec_rotated' WHERE id = $1", [connectorId]);
+    await until(() => !changes.unchangedSince(connectorId, stamp));
+    const third = await dispatchOne("three");
+    expect(third.loaded?.connector.secret).toBe("whsec_rotated");
+    expect(changes.unchangedSince(connectorId, third.stamp)).toBe(true);
   });
 });

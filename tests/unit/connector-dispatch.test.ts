@@ -197,6 +197,25 @@ describe("connector dispatcher", () => {
     );
   });
 
+  it("finds an event's deliveries to a connector, its first by its id and its replays by their index", async () => {
+    const p = await project();
+    const [hook, other] = [await connector(p), await connector(p)];
+    await recordEvents(pool, [event(p), event(p)]);
+    await dispatchEvents();
+    await store.recordSuccesses(pool, started.map(success));
+    const [first] = started.filter((d) => d.connectorId === hook);
+    const eventId = first!.unsaved.eventId;
+    const { rows } = await pool.query<{ id: string }>(
+      `INSERT INTO connector_deliveries (id, connector_id, event_id, replay_of, status, updated_at)
+       VALUES (gen_random_uuid(), $1, $2, $3, 'pending', now()) RETURNING id`,
+      [hook, eventId, first!.deliveryId],
+    );
+    const { deliveriesOfEvent } = await import("@/lib/connectors/deliveries");
+    expect((await deliveriesOfEvent(hook, eventId)).sort()).toEqual([first!.deliveryId, rows[0]!.id].sort());
+    const toOther = started.find((d) => d.connectorId === other && d.unsaved.eventId === eventId)!;
+    expect(await deliveriesOfEvent(other, eventId)).toEqual([toOther.deliveryId]);
+  });
+
   it("hands stored deliveries a crash left unattempted to the job runner, once", async () => {
     const p = await project();
     await connector(p);

@@ -18,6 +18,8 @@ export const CONNECTOR_COLUMNS = `c.id AS connector_id, c.project_id, c.type::te
        c.failing_since, c.last_success_at`;
 export const EVENT_COLUMNS = `e.id AS event_id, e.type AS event_type, e.severity::text AS severity, e.title, e.description,
        e.asset_id, e.asset, e.facts, (extract(epoch FROM e.created_at) * 1000)::float8 AS event_created_ms`;
+/** EVENT_COLUMNS' output names, to pass them on from a subquery. */
+export const EVENT_ROW_COLUMNS = "event_id, event_type, severity, title, description, asset_id, asset, facts, event_created_ms";
 export const DELIVERY_COLUMNS = `d.id, d.status::text AS status, d.attempts, d.next_attempt_at, d.last_status_code, d.last_error,
        ${CONNECTOR_COLUMNS},
        ${EVENT_COLUMNS}`;

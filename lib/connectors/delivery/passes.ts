@@ -20,18 +20,30 @@ import { sqlPool } from "@/lib/db/client";
  */
 
 /**
- * The id of an event's (first) delivery to a connector: a UUID (version 8, RFC 9562's custom
- * version) from the MD5 of the two ids. Replays and test messages get random ids.
+ * The id of an event's (first) delivery to a connector, from SQL expressions for the two ids: a
+ * UUID (version 8, RFC 9562's custom version) from the MD5 of the two ids. Replays and test
+ * messages get random ids. The migration `deliveries_partial_indexes` spells it out over a
+ * delivery's own columns (OTHER_EVENT_DELIVERY): keep the two alike.
  */
-export const FIRST_DELIVERY_ID = `(overlay(overlay(md5(e.id::text || c.id::text) placing '8' from 13 for 1) placing '8' from 17 for 1))::uuid`;
+export const firstDeliveryIdOf = (eventId: string, connectorId: string) =>
+  `(overlay(overlay(md5(${eventId}::text || ${connectorId}::text) placing '8' from 13 for 1) placing '8' from 17 for 1))::uuid`;
+
+export const FIRST_DELIVERY_ID = firstDeliveryIdOf("e.id", "c.id");
+
+/**
+ * A delivery of an event whose id is not that event's first-delivery id (a replay): the predicate
+ * of the partial index `connector_deliveries_other_event_idx`, which a query must repeat as it is
+ * for PostgreSQL to use the index.
+ */
+export const OTHER_EVENT_DELIVERY = `event_id IS NOT NULL AND id <> ${firstDeliveryIdOf("event_id", "connector_id")}`;
+
+/** A connector's deliveries of event $1 (connector $2): its first delivery by its id, the others by their index. */
+export const SELECT_EVENT_DELIVERY_IDS = `SELECT id FROM connector_deliveries
+  WHERE connector_id = $2::uuid AND (id = ${firstDeliveryIdOf("$1::uuid", "$2::uuid")} OR (event_id = $1::uuid AND ${OTHER_EVENT_DELIVERY}))`;
 
 /** Which connectors receive event `e`: enabled ones of its project created before it, subscribed to its type (none = all). */
 export const RECEIVING_CONNECTORS = `connectors c ON c.project_id = e.project_id AND c.enabled AND c.created_at <= e.created_at
                      AND (cardinality(c.event_types) = 0 OR e.type = ANY (c.event_types))`;
-
-/** A pass of the dispatcher, in the transaction that advances its position ($1, $2 before; $3, $4 after). */
-export const INSERT_DISPATCH_PASS = `INSERT INTO connector_dispatch_passes (from_txid, from_seq, to_txid, to_seq)
-  VALUES ($1::bigint, $2::bigint, $3::bigint, $4::bigint) RETURNING id, created_at`;
 
 export const DELETE_DISPATCH_PASSES = `DELETE FROM connector_dispatch_passes WHERE id = ANY ($1::bigint[])`;
 
