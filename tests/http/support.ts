@@ -81,11 +81,11 @@ export class ApiClient {
   }
 
   /**
-   * Sends a body the server may refuse before it has all of it (413): the server answers and closes
-   * the connection, so the rest of the write can fail (EPIPE, reset), and a reset can even reach
-   * the client before the answer it follows. So the body goes in 1 MiB chunks that stop once the
-   * answer has arrived, and a connection lost before any answer is tried again (twice at most: a
-   * refused body stores nothing); a server that never answers still fails the test.
+   * Sends a body the server may refuse before it has all of it (413): the server answers, says
+   * `Connection: close` and reads and drops the rest (lib/server/unread-bodies.ts). The body goes in
+   * 1 MiB chunks that stop once the answer has arrived, and a connection still lost before any answer
+   * (EPIPE, reset) is tried again (twice at most: a refused body stores nothing); a server that never
+   * answers still fails the test.
    */
   async sendOversized<T = any>(method: string, path: string, body: Buffer, headers: Record<string, string>): Promise<ApiResponse<T>> {
     for (let attempt = 1; ; attempt++) {

@@ -211,9 +211,20 @@ describe("connector dispatcher", () => {
       [hook, eventId, first!.deliveryId],
     );
     const { deliveriesOfEvent } = await import("@/lib/connectors/deliveries");
+    const passes = await import("@/lib/connectors/delivery/passes");
     expect((await deliveriesOfEvent(hook, eventId)).sort()).toEqual([first!.deliveryId, rows[0]!.id].sort());
     const toOther = started.find((d) => d.connectorId === other && d.unsaved.eventId === eventId)!;
     expect(await deliveriesOfEvent(other, eventId)).toEqual([toOther.deliveryId]);
+    // The lookup's predicate for replays is the partial index's, as the migration wrote it: the index serves it.
+    const client = await pool.connect();
+    try {
+      await client.query("SET enable_seqscan = off");
+      const { rows: plan } = await client.query(`EXPLAIN SELECT id FROM connector_deliveries WHERE event_id = $1 AND ${passes.OTHER_EVENT_DELIVERY}`, [eventId]);
+      expect(plan.map((row) => row["QUERY PLAN"]).join("\n")).toContain("connector_deliveries_other_event_idx");
+    } finally {
+      await client.query("RESET enable_seqscan");
+      client.release();
+    }
   });
 
   it("hands stored deliveries a crash left unattempted to the job runner, once", async () => {
