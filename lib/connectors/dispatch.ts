@@ -79,7 +79,7 @@ advanced AS (
   UPDATE connector_dispatch_cursor SET txid = last.txid, seq = last.seq, updated_at = now() FROM last WHERE connector_dispatch_cursor.id = 1),
 summary AS (
   SELECT (SELECT count(*) FROM batch)::int AS events,
-         (NOT EXISTS (SELECT 1 FROM batch) AND (SELECT max(txid) FROM events) >= (SELECT horizon FROM position)) AS waiting,
+         coalesce(NOT EXISTS (SELECT 1 FROM batch) AND (SELECT max(txid) FROM events) >= (SELECT horizon FROM position), false) AS waiting,
          (SELECT id FROM pass) AS pass_id,
          (SELECT (extract(epoch FROM created_at) * 1000)::float8 FROM pass) AS pass_created_ms)
 SELECT summary.*, d.* FROM summary
