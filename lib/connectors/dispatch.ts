@@ -20,9 +20,8 @@ import { EVENT_COLUMNS, EVENT_ROW_COLUMNS, storedEvent, type EventRow, type Load
  * After commit the deliveries' first attempts start in this process (delivery/first-attempts.ts),
  * each with its event as the pass read it and its connector as last read
  * (delivery/dispatch-connectors.ts): no read per attempt; a delivery's row is written once, after
- * its first attempt (delivery/passes.ts). What needs retries
- * goes to the job runner, and the sweep (every poll) writes and queues any delivery a crash left
- * unstored or unattempted.
+ * its first attempt (delivery/passes.ts). What needs retries goes to the job runner, and the sweep
+ * (every poll) writes and queues any delivery a crash left unstored or unattempted.
  * Connectors receive the events created after them, of the types they subscribe to (none = all).
  */
 export const DISPATCH_BATCH = 500;
@@ -78,10 +77,10 @@ pass AS (
 advanced AS (
   UPDATE connector_dispatch_cursor SET txid = last.txid, seq = last.seq, updated_at = now() FROM last WHERE connector_dispatch_cursor.id = 1),
 summary AS (
-  SELECT (SELECT count(*) FROM batch)::int AS events,
-         coalesce(NOT EXISTS (SELECT 1 FROM batch) AND (SELECT max(txid) FROM events) >= (SELECT horizon FROM position), false) AS waiting,
-         (SELECT id FROM pass) AS pass_id,
-         (SELECT (extract(epoch FROM created_at) * 1000)::float8 FROM pass) AS pass_created_ms)
+  SELECT b.events,
+         coalesce(b.events = 0 AND (SELECT max(txid) FROM events) >= (SELECT horizon FROM position), false) AS waiting,
+         pass.id AS pass_id, (extract(epoch FROM pass.created_at) * 1000)::float8 AS pass_created_ms
+    FROM (SELECT count(*)::int AS events FROM batch) b LEFT JOIN pass ON true)
 SELECT summary.*, d.* FROM summary
   LEFT JOIN LATERAL (SELECT id, connector_id, ${EVENT_ROW_COLUMNS} FROM deliveries ORDER BY txid, seq, connector_created_at) d ON true`;
 

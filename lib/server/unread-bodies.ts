@@ -30,16 +30,14 @@ export function closeConnectionIfBodyUnread(req: http.IncomingMessage, res: http
   } as typeof writeHead;
 }
 
-const ignore = () => undefined;
-
 /** Replaces the socket's destroySoon (what Node's server calls after the last response) with a lingering close. */
 function lingerOnClose(req: http.IncomingMessage, socket: Socket | null): void {
   if (!socket) return;
   socket.destroySoon = function (this: typeof socket) {
     if (!req.complete && !req.destroyed) {
+      // Flowing with no listener: what arrives is dropped.
       req.removeAllListeners("data");
       req.removeAllListeners("readable");
-      req.on("data", ignore);
       req.resume();
     }
     const timer = setTimeout(() => this.destroy(), LINGER_MS);

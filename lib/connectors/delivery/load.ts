@@ -16,10 +16,21 @@ type Queryable = Pick<pg.PoolClient, "query">;
 export const CONNECTOR_COLUMNS = `c.id AS connector_id, c.project_id, c.type::text AS connector_type, c.name, c.url, c.recipients,
        c.event_types, c.secret, c.previous_secret, c.previous_secret_expires_at, c.enabled, c.consecutive_failures,
        c.failing_since, c.last_success_at`;
-export const EVENT_COLUMNS = `e.id AS event_id, e.type AS event_type, e.severity::text AS severity, e.title, e.description,
-       e.asset_id, e.asset, e.facts, (extract(epoch FROM e.created_at) * 1000)::float8 AS event_created_ms`;
+/** The event's columns a delivery reads, each as [expression over `e`, output name]. */
+const EVENT_FIELDS = [
+  ["e.id", "event_id"],
+  ["e.type", "event_type"],
+  ["e.severity::text", "severity"],
+  ["e.title", "title"],
+  ["e.description", "description"],
+  ["e.asset_id", "asset_id"],
+  ["e.asset", "asset"],
+  ["e.facts", "facts"],
+  ["(extract(epoch FROM e.created_at) * 1000)::float8", "event_created_ms"],
+] as const;
+export const EVENT_COLUMNS = EVENT_FIELDS.map(([expression, name]) => `${expression} AS ${name}`).join(", ");
 /** EVENT_COLUMNS' output names, to pass them on from a subquery. */
-export const EVENT_ROW_COLUMNS = "event_id, event_type, severity, title, description, asset_id, asset, facts, event_created_ms";
+export const EVENT_ROW_COLUMNS = EVENT_FIELDS.map(([, name]) => name).join(", ");
 export const DELIVERY_COLUMNS = `d.id, d.status::text AS status, d.attempts, d.next_attempt_at, d.last_status_code, d.last_error,
        ${CONNECTOR_COLUMNS},
        ${EVENT_COLUMNS}`;
