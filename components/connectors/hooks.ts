@@ -41,13 +41,17 @@ export function useConnectors(projectId: string) {
   });
 }
 
+/** How often an open log's first page looks for new deliveries while none is pending. */
+const NEW_DELIVERIES_POLL_MS = 10_000;
+
 export function useDeliveries(projectId: string, connectorId: string, pageIndex: number) {
   return useQuery({
     queryKey: connectorKeys.deliveries(projectId, connectorId, pageIndex),
     queryFn: ({ signal }) =>
       portalFetch<PortalDeliveryPage>(`${one(projectId, connectorId)}/deliveries?pageSize=${DELIVERIES_PAGE_SIZE}&pageIndex=${pageIndex}`, { signal }),
-    // Pending deliveries move on by themselves (retries); look again while any is pending.
-    refetchInterval: (query) => (query.state.data?.items.some((d) => d.status === "pending") ? 3000 : false),
+    // Pending deliveries move on by themselves (retries): look again soon while any is pending. New
+    // deliveries appear on the first page (newest first) whenever events happen: look again now and then.
+    refetchInterval: (query) => (query.state.data?.items.some((d) => d.status === "pending") ? 3000 : pageIndex === 0 ? NEW_DELIVERIES_POLL_MS : false),
   });
 }
 

@@ -338,8 +338,13 @@ describe("connector dispatcher without connectors", () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       // created_at of the test connector is a minute ago: events from now on are its to receive.
       await recordEvents(pool, [event(projectId, "asset.flagged")]);
-      // Dispatched: its pass is noted at once, its row written once its first attempt is over.
-      await waitFor("a delivery for the event after the connector", async () => (await passCount()) > 0 || (await deliveries()).some((d) => d.type === "asset.flagged"));
+      // Dispatched: its pass is noted at once, its row written once its first attempt is over. The
+      // connector's creation ended the idle state (its NOTIFY), so this is well before the poll (5 s).
+      await waitFor(
+        "a delivery for the event after the connector",
+        async () => (await passCount()) > 0 || (await deliveries()).some((d) => d.type === "asset.flagged"),
+        1_500,
+      );
     } finally {
       await stop();
     }

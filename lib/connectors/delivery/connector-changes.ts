@@ -3,8 +3,9 @@ import { listen, type Listener } from "@/lib/db/listen";
 
 /**
  * Which connectors changed since a moment, as far as this process has heard. A trigger NOTIFYs
- * `sieve_connectors` with a connector's id when anything a delivery reads of it changes, and when it
- * is deleted (migration 20261124100000_connector_change_notifications). First attempts use a
+ * `sieve_connectors` with a connector's id when it is created, when anything a delivery reads of it
+ * changes, and when it is deleted (migrations 20261124100000_connector_change_notifications and
+ * 20261129063505_connector_creation_notification). First attempts use a
  * delivery as the dispatcher read it only while its connector is unchanged since before that read;
  * while the listener is not up (or was down since), nothing counts as unchanged and they read again.
  */
