@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DispatchedDelivery } from "@/lib/connectors/delivery/first-attempts";
 import { recordEvents } from "@/lib/events/record";
 import { startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
+import { dispatchedTitle } from "@/tests/support/dispatched";
 
 /**
  * First attempts use a delivery as the dispatcher read it only while its connector is unchanged
@@ -85,7 +86,7 @@ describe("connector changes", () => {
     }
     const handed: DispatchedDelivery[] = [];
     await dispatch.dispatchEvents((deliveries) => handed.push(...deliveries));
-    expect(handed.map((d) => [d.loaded?.event?.title, d.connectorId])).toEqual([
+    expect(handed.map((d) => [dispatchedTitle(d), d.connectorId])).toEqual([
       ["first", connectorIds[0]],
       ["first", connectorIds[1]],
       ["second", connectorIds[0]],
@@ -95,7 +96,8 @@ describe("connector changes", () => {
     expect(first.status).toBe("pending");
     expect(first.recordedAttempt).toBeNull();
     expect(first.connector).toMatchObject({ id: connectorIds[0], url: "https://example.test/hook-0", enabled: true, secret: "whsec_x" });
-    expect(first.event).toMatchObject({ projectId, type: "asset.uploaded" });
+    expect(first.event).toMatchObject({ type: "asset.uploaded" });
+    expect(JSON.parse(first.event!.json)).toMatchObject({ id: first.event!.id, projectId, type: "asset.uploaded", data: { title: "first" } });
   });
 
   it("announces what an attempt reads of a connector, and its deletion, but not a last-success stamp", async () => {

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vites
 import type { DispatchedDelivery } from "@/lib/connectors/delivery/first-attempts";
 import { recordEvents, type NewEvent } from "@/lib/events/record";
 import { startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
+import { dispatchedTitle } from "@/tests/support/dispatched";
 
 /**
  * The connector dispatcher against a real, migrated PostgreSQL: every committed event becomes one
@@ -69,14 +70,14 @@ async function connector(projectId: string, options: { eventTypes?: string[]; en
 const event = (projectId: string, type: NewEvent["type"] = "asset.uploaded"): NewEvent => ({ projectId, type, title: type, facts: [] });
 
 /** What the dispatcher handed to the first attempts (their rows are written by the attempts). */
-const dispatched = () => started.map((d) => ({ connector_id: d.connectorId, type: d.loaded!.event!.type, title: d.loaded!.event!.title }));
+const dispatched = () => started.map((d) => ({ connector_id: d.connectorId, type: d.loaded!.event!.type, title: dispatchedTitle(d) }));
 
 /** A success of dispatched delivery `d`'s first attempt, as the hot path records it. */
 const success = (d: DispatchedDelivery) => ({
   deliveryId: d.deliveryId,
   connectorId: d.connectorId,
   attempt: 1,
-  startedAt: new Date(),
+  startedMs: Date.now(),
   latencyMs: 3,
   statusCode: 200,
   error: null,

@@ -5,7 +5,7 @@ import { recordEvents } from "@/lib/events/record";
 import type { WebhookAnswer, WebhookSink } from "@/lib/net/webhook-post";
 import { sendWebhookPost } from "@/lib/net/webhook-post";
 import { loadFirstAttempt, queueSuccess, recordSuccessBatched, type QueuedSuccess } from "./batched";
-import { eventEnvelope, type StoredEvent } from "./envelope";
+import type { StoredEvent } from "./envelope";
 import { connectorFailingEvent, failureRun } from "./failing";
 import { isGone, isSuccessStatus, retryDelayMs } from "./schedule";
 import {
@@ -96,7 +96,7 @@ export async function attemptDelivery(deliveryId: string, attempt: number, optio
   }
 
   const settings = config().connectors;
-  const result = await timedSend(connector, eventEnvelope(event), settings.timeoutMs);
+  const result = await timedSend(connector, event, settings.timeoutMs);
   if (result.ok) {
     options.listener?.sent();
     const fields = attemptFields(deliveryId, connector.id, attempt, result);
@@ -157,7 +157,6 @@ class WebhookFirstAttempt implements WebhookSink, QueuedSuccess {
   readonly error = null;
   readonly startedMs = Date.now();
   readonly started = performance.now();
-  startedAt = EPOCH;
   latencyMs = 0;
   statusCode: number | null = null;
   responseExcerpt: string | null = null;
@@ -180,7 +179,7 @@ class WebhookFirstAttempt implements WebhookSink, QueuedSuccess {
     let body: string;
     let headers: string[];
     try {
-      body = JSON.stringify(eventEnvelope(event));
+      body = event.json;
       headers = webhookHeaderList(loaded.connector, event.id, body, this.startedMs);
     } catch (error) {
       return this.failed(error);
@@ -204,12 +203,11 @@ class WebhookFirstAttempt implements WebhookSink, QueuedSuccess {
   }
 
   over(): void {
-    this.startedAt = new Date(this.startedMs);
     this.latencyMs = Math.round(performance.now() - this.started);
   }
 
   recordFailure(result: SendResult): void {
-    const timed: TimedSendResult = { ...result, startedAt: this.startedAt, latencyMs: this.latencyMs };
+    const timed: TimedSendResult = { ...result, startedMs: this.startedMs, latencyMs: this.latencyMs };
     recordFailure(this.loaded as LoadedDelivery, this.deliveryId, 1, timed).then(
       (outcome) => this.listener.settled(outcome),
       (error: unknown) => this.listener.failed(error),
@@ -228,8 +226,6 @@ class WebhookFirstAttempt implements WebhookSink, QueuedSuccess {
     this.listener.failed(error);
   }
 }
-
-const EPOCH = new Date(0);
 
 async function recordFailure(loaded: LoadedDelivery, deliveryId: string, attempt: number, result: TimedSendResult): Promise<AttemptOutcome> {
   const settings = config().connectors;
@@ -268,7 +264,7 @@ function attemptFields(deliveryId: string, connectorId: string, attempt: number,
     deliveryId,
     connectorId,
     attempt,
-    startedAt: result.startedAt,
+    startedMs: result.startedMs,
     latencyMs: result.latencyMs,
     statusCode: result.statusCode,
     error: result.error,

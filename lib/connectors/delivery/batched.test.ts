@@ -27,7 +27,7 @@ function success(): QueuedSuccess & { outcome?: SavedAttempt; failure?: unknown 
     deliveryId: `delivery-${++next}`,
     connectorId: "connector-1",
     attempt: 1,
-    startedAt: new Date(),
+    startedMs: Date.now(),
     latencyMs: 3,
     statusCode: 200,
     error: null,

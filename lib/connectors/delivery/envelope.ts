@@ -22,36 +22,25 @@ export interface WebhookEnvelope {
   };
 }
 
-/** The stored event's columns a delivery reads (lib/connectors/delivery/store.ts selects them). */
-export interface StoredEvent {
+/** An envelope as it is sent: its id (the `webhook-id`) and its JSON, the request's body. */
+export interface EnvelopeJson {
   id: string;
-  projectId: string;
-  type: string;
-  severity: string;
-  title: string;
-  description: string | null;
-  assetId: string | null;
-  asset: unknown;
-  facts: unknown;
-  /** ms since the epoch. */
-  createdMs: number;
+  json: string;
 }
 
-export function eventEnvelope(event: StoredEvent): WebhookEnvelope {
-  return {
-    id: event.id,
-    type: event.type,
-    createdAt: event.createdMs,
-    projectId: event.projectId,
-    data: {
-      severity: event.severity === "high" ? "high" : "low",
-      title: event.title,
-      description: event.description,
-      assetId: event.assetId,
-      asset: (event.asset ?? null) as EventAssetSnapshot | null,
-      facts: Array.isArray(event.facts) ? (event.facts as EventFact[]) : [],
-    },
-  };
+/** An event as a delivery reads it (lib/connectors/delivery/load.ts storedEvent): its id, type and envelope. */
+export interface StoredEvent extends EnvelopeJson {
+  type: string;
+}
+
+/** A JavaScript envelope as sent. */
+export function envelopeJson(envelope: WebhookEnvelope): EnvelopeJson {
+  return { id: envelope.id, json: JSON.stringify(envelope) };
+}
+
+/** The envelope of a message, for the connectors that render it (Slack, email). */
+export function parseEnvelope(message: EnvelopeJson): WebhookEnvelope {
+  return JSON.parse(message.json) as WebhookEnvelope;
 }
 
 export const TEST_MESSAGE_TYPE = "connector.test";

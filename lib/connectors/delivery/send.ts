@@ -5,7 +5,7 @@ import { withTimeout } from "@/lib/core/timeout";
 import { errorMessage } from "@/lib/core/errors";
 import { processSingleton, singletonGetter } from "@/lib/core/singleton";
 import { postWebhook, type WebhookAnswer, type WebhookPostOptions } from "@/lib/net/webhook-post";
-import type { WebhookEnvelope } from "./envelope";
+import { parseEnvelope, type EnvelopeJson } from "./envelope";
 import { emailContent, slackMessage } from "./render";
 import { isSuccessStatus } from "./schedule";
 import { liveSecrets, signatureHeader, type ConnectorSecrets } from "./signing";
@@ -38,15 +38,15 @@ export const USER_AGENT = "Sieve-Webhooks/1.0";
 const EXCERPT_BYTES = 1024;
 const JSON_HEADERS = { "content-type": "application/json", "user-agent": USER_AGENT };
 
-export async function sendToConnector(connector: ConnectorTarget, envelope: WebhookEnvelope, timeoutMs: number): Promise<SendResult> {
+export async function sendToConnector(connector: ConnectorTarget, message: EnvelopeJson, timeoutMs: number): Promise<SendResult> {
   try {
     switch (connector.type) {
       case "webhook":
-        return await sendWebhook(connector, envelope, timeoutMs);
+        return await sendWebhook(connector, message, timeoutMs);
       case "slack":
-        return await postJson(connector.url, JSON.stringify(slackMessage(envelope)), JSON_HEADERS, timeoutMs);
+        return await postJson(connector.url, JSON.stringify(slackMessage(parseEnvelope(message))), JSON_HEADERS, timeoutMs);
       case "email":
-        return await sendEmail(connector, envelope, timeoutMs);
+        return await sendEmail(connector, message, timeoutMs);
     }
   } catch (error) {
     return failure(errorMessage(error));
@@ -54,17 +54,17 @@ export async function sendToConnector(connector: ConnectorTarget, envelope: Webh
 }
 
 /**
- * The Standard Webhooks request: the envelope as JSON, signed with every live secret. The body is
+ * The Standard Webhooks request: the envelope's JSON, signed with every live secret. The body is
  * a string: Node then writes the request's head and body in one piece.
  */
-export function webhookRequest(connector: ConnectorSecrets, envelope: WebhookEnvelope, nowMs = Date.now()) {
-  const body = JSON.stringify(envelope);
+export function webhookRequest(connector: ConnectorSecrets, message: EnvelopeJson, nowMs = Date.now()) {
+  const body = message.json;
   const timestamp = Math.floor(nowMs / 1000);
   const headers = {
     ...JSON_HEADERS,
-    "webhook-id": envelope.id,
+    "webhook-id": message.id,
     "webhook-timestamp": String(timestamp),
-    "webhook-signature": signatureHeader(liveSecrets(connector, nowMs), envelope.id, timestamp, body),
+    "webhook-signature": signatureHeader(liveSecrets(connector, nowMs), message.id, timestamp, body),
   };
   return { body, headers };
 }
@@ -90,9 +90,9 @@ export function connectorPostOptions(timeoutMs: number): WebhookPostOptions {
 }
 
 /** Never rejects: a refused target or a failed request is a failed result. */
-function sendWebhook(connector: ConnectorTarget, envelope: WebhookEnvelope, timeoutMs: number, nowMs = Date.now()): Promise<SendResult> {
+function sendWebhook(connector: ConnectorTarget, message: EnvelopeJson, timeoutMs: number, nowMs = Date.now()): Promise<SendResult> {
   try {
-    const { body, headers } = webhookRequest(connector, envelope, nowMs);
+    const { body, headers } = webhookRequest(connector, message, nowMs);
     return postJson(connector.url, body, headers, timeoutMs);
   } catch (error) {
     return Promise.resolve(failure(errorMessage(error)));
@@ -151,11 +151,11 @@ function smtpTransport(url: string, timeoutMs: number): Transporter<SMTPSentMess
   return transport;
 }
 
-async function sendEmail(connector: ConnectorTarget, envelope: WebhookEnvelope, timeoutMs: number): Promise<SendResult> {
+async function sendEmail(connector: ConnectorTarget, message: EnvelopeJson, timeoutMs: number): Promise<SendResult> {
   const { url, from } = config().connectors.smtp;
   if (!url) return failure("email is not configured on the server (SMTP_URL)");
   if (connector.recipients.length === 0) return failure("the connector has no recipients");
-  const content = emailContent(envelope);
+  const content = emailContent(parseEnvelope(message));
   try {
     const info = await withTimeout(smtpTransport(url, timeoutMs).sendMail({ from, to: connector.recipients, ...content }), timeoutMs);
     const rejected = info.rejected ?? [];
@@ -168,7 +168,8 @@ async function sendEmail(connector: ConnectorTarget, envelope: WebhookEnvelope, 
 }
 
 export interface TimedSendResult extends SendResult {
-  startedAt: Date;
+  /** ms since the epoch. */
+  startedMs: number;
   latencyMs: number;
 }
 
@@ -176,9 +177,9 @@ export interface TimedSendResult extends SendResult {
  * sendToConnector with the attempt's start time and latency, for the deliveries log. A webhook (the
  * hot path of every delivery) goes straight to its POST, without sendToConnector's async layer.
  */
-export function timedSend(connector: ConnectorTarget, envelope: WebhookEnvelope, timeoutMs: number): Promise<TimedSendResult> {
+export function timedSend(connector: ConnectorTarget, message: EnvelopeJson, timeoutMs: number): Promise<TimedSendResult> {
   const timer = new SendTimer();
-  const sent = connector.type === "webhook" ? sendWebhook(connector, envelope, timeoutMs, timer.startedMs) : sendToConnector(connector, envelope, timeoutMs);
+  const sent = connector.type === "webhook" ? sendWebhook(connector, message, timeoutMs, timer.startedMs) : sendToConnector(connector, message, timeoutMs);
   return sent.then((result) => timer.timed(result));
 }
 
@@ -186,6 +187,6 @@ class SendTimer {
   readonly startedMs = Date.now();
   readonly started = performance.now();
   timed(result: SendResult): TimedSendResult {
-    return { ...result, startedAt: new Date(this.startedMs), latencyMs: Math.round(performance.now() - this.started) };
+    return { ...result, startedMs: this.startedMs, latencyMs: Math.round(performance.now() - this.started) };
   }
 }

@@ -72,7 +72,8 @@ export interface AttemptRecord {
   deliveryId: string;
   connectorId: string;
   attempt: number;
-  startedAt: Date;
+  /** When the attempt started, ms since the epoch. */
+  startedMs: number;
   latencyMs: number;
   statusCode: number | null;
   error: string | null;
@@ -93,7 +94,7 @@ export async function recordAttempt(db: Queryable, r: AttemptRecord): Promise<Sa
     values: [
       r.deliveryId,
       r.attempt,
-      r.startedAt,
+      new Date(r.startedMs),
       r.latencyMs,
       r.statusCode,
       r.error,
@@ -214,7 +215,7 @@ export async function recordSuccesses(db: Queryable, inputs: readonly SuccessInp
           stored.map((r) => ({
             delivery_id: r.deliveryId,
             attempt: r.attempt,
-            started_at: r.startedAt,
+            started_at: new Date(r.startedMs),
             latency_ms: r.latencyMs,
             status_code: r.statusCode,
             response_excerpt: r.responseExcerpt,
@@ -285,7 +286,7 @@ function firstSuccessesJson(successes: readonly SuccessInput[]): string {
     const r = successes[i] as SuccessInput;
     const unsaved = r.unsaved as UnsavedDelivery;
     if (i > 0) json += ",";
-    json += `{"d":"${r.deliveryId}","c":"${r.connectorId}","e":"${unsaved.eventId}","cm":${unsaved.createdMs},"sm":${r.startedAt.getTime()},`;
+    json += `{"d":"${r.deliveryId}","c":"${r.connectorId}","e":"${unsaved.eventId}","cm":${unsaved.createdMs},"sm":${r.startedMs},`;
     json += `"l":${r.latencyMs},"s":${r.statusCode ?? "null"},"x":${r.responseExcerpt === null ? "null" : JSON.stringify(r.responseExcerpt)}}`;
   }
   return `${json}]`;

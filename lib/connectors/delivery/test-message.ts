@@ -1,7 +1,7 @@
 import { ApiError } from "@/lib/core/errors";
 import { sqlPool } from "@/lib/db/client";
 import { config } from "@/lib/core/config";
-import { testEnvelope } from "./envelope";
+import { envelopeJson, testEnvelope } from "./envelope";
 import { timedSend } from "./send";
 import { loadDelivery } from "./load";
 import { insertTestDelivery, recordAttempt } from "./store";
@@ -26,13 +26,13 @@ export async function sendTestMessage(connectorId: string): Promise<string> {
   const loaded = await loadDelivery(pool, delivery.id, 1);
   if (!loaded) throw new ApiError("connector/not-found"); // deleted meanwhile (the delivery went with it)
   const { connector } = loaded;
-  const envelope = testEnvelope(delivery.id, connector.projectId, connector.name, delivery.createdAt);
-  const result = await timedSend(connector, envelope, config().connectors.timeoutMs);
+  const message = envelopeJson(testEnvelope(delivery.id, connector.projectId, connector.name, delivery.createdAt));
+  const result = await timedSend(connector, message, config().connectors.timeoutMs);
   await recordAttempt(pool, {
     deliveryId: delivery.id,
     connectorId: connector.id,
     attempt: 1,
-    startedAt: result.startedAt,
+    startedMs: result.startedMs,
     latencyMs: result.latencyMs,
     statusCode: result.statusCode,
     error: result.error,

@@ -62,15 +62,14 @@ function delivery(over: { connector?: Partial<LoadedDelivery["connector"]> } & P
     connectorHealth: { failing: false, lastSuccessAt: null },
     event: {
       id: "event-1",
-      projectId: "project-1",
       type: "asset.uploaded",
-      severity: "low",
-      title: "Asset uploaded",
-      description: null,
-      assetId: null,
-      asset: null,
-      facts: [{ key: "asset-name", value: "a.txt" }],
-      createdMs: Date.parse("2026-01-02T03:04:05.678Z"),
+      json: JSON.stringify({
+        id: "event-1",
+        type: "asset.uploaded",
+        createdAt: Date.parse("2026-01-02T03:04:05.678Z"),
+        projectId: "project-1",
+        data: { severity: "low", title: "Asset uploaded", description: null, assetId: null, asset: null, facts: [{ key: "asset-name", value: "a.txt" }] },
+      }),
     },
     recordedAttempt: null,
     ...rest,
@@ -121,7 +120,7 @@ describe("startWebhookFirstAttempt", () => {
     expect(queued).toHaveLength(1);
     const success = queued[0]!;
     expect(success).toMatchObject({ deliveryId: "delivery-1", connectorId: "connector-1", attempt: 1, statusCode: 204, error: null, responseExcerpt: null });
-    expect(success.startedAt.getTime()).toBeGreaterThan(0);
+    expect(success.startedMs).toBeGreaterThan(0);
     expect(success.latencyMs).toBeGreaterThanOrEqual(0);
     expect(lane.settled).not.toHaveBeenCalled();
     success.recorded({ status: "succeeded", nextAttemptAt: null });
