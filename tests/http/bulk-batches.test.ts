@@ -59,9 +59,12 @@ describe("bulk lane: queued text and images are decided in batches", () => {
 
     const batchRuns = new Set<string>();
     for (const asset of decided) {
+      // One completed batch run per asset, none of the one-asset function. A run is marked completed
+      // a moment after its last asset's decision commits: look again until it is.
+      await expect
+        .poll(async () => (await runsOf(asset.id)).map((r) => [r.function_id, r.status]), { message: asset.name, timeout: 10_000 })
+        .toEqual([["sieve-process-asset-batch", "completed"]]);
       const runs = await runsOf(asset.id);
-      // One completed batch run per asset, none of the one-asset function.
-      expect(runs.map((r) => [r.function_id, r.status]), asset.name).toEqual([["sieve-process-asset-batch", "completed"]]);
       batchRuns.add(runs[0]!.event_id);
       expect(await eventTypes(asset.id), asset.name).toEqual(
         asset.status === "rejected" ? ["asset.uploaded", "asset.classified", "asset.flagged"] : ["asset.uploaded", "asset.classified"],
