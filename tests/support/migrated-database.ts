@@ -1,6 +1,7 @@
 import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type pg from "pg";
 import { startEmbeddedPostgres } from "@/lib/db/embedded";
 import { applyMigrations } from "@/lib/db/migrate";
 
@@ -22,4 +23,13 @@ export async function startMigratedDatabase(name: string): Promise<MigratedDatab
       rmSync(tmp, { recursive: true, force: true });
     },
   };
+}
+
+/** A project (and its owner) inserted straight into the database; returns its id. */
+export async function insertProject(db: { query: pg.Pool["query"] }): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `WITH u AS (INSERT INTO users (id, email, updated_at) VALUES (gen_random_uuid(), gen_random_uuid() || '@x.test', now()) RETURNING id)
+     INSERT INTO projects (id, name, owner_user_id, updated_at) SELECT gen_random_uuid(), 'p', u.id, now() FROM u RETURNING id`,
+  );
+  return rows[0]!.id;
 }

@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { DispatchedDelivery } from "@/lib/connectors/delivery/first-attempts";
 import { recordEvents } from "@/lib/events/record";
-import { startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
+import { insertProject, startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
 import { dispatchedTitle } from "@/tests/support/dispatched";
 
 /**
@@ -43,11 +43,7 @@ afterAll(async () => {
 });
 
 async function projectWithConnectors(count: number): Promise<{ projectId: string; connectorIds: string[] }> {
-  const { rows } = await pool.query<{ id: string }>(
-    `WITH u AS (INSERT INTO users (id, email, updated_at) VALUES (gen_random_uuid(), gen_random_uuid() || '@x.test', now()) RETURNING id)
-     INSERT INTO projects (id, name, owner_user_id, updated_at) SELECT gen_random_uuid(), 'p', u.id, now() FROM u RETURNING id`,
-  );
-  const projectId = rows[0]!.id;
+  const projectId = await insertProject(pool);
   const connectorIds: string[] = [];
   for (let i = 0; i < count; i++) {
     const { rows: created } = await pool.query<{ id: string }>(

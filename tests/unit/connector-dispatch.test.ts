@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { DispatchedDelivery } from "@/lib/connectors/delivery/first-attempts";
 import { recordEvents, type NewEvent } from "@/lib/events/record";
-import { startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
+import { insertProject, startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
 import { dispatchedTitle } from "@/tests/support/dispatched";
 
 /**
@@ -49,13 +49,7 @@ beforeEach(async () => {
   started.length = 0;
 });
 
-async function project(): Promise<string> {
-  const { rows } = await pool.query<{ id: string }>(
-    `WITH u AS (INSERT INTO users (id, email, updated_at) VALUES (gen_random_uuid(), gen_random_uuid() || '@x.test', now()) RETURNING id)
-     INSERT INTO projects (id, name, owner_user_id, updated_at) SELECT gen_random_uuid(), 'p', u.id, now() FROM u RETURNING id`,
-  );
-  return rows[0]!.id;
-}
+const project = () => insertProject(pool);
 
 async function connector(projectId: string, options: { eventTypes?: string[]; enabled?: boolean } = {}): Promise<string> {
   const { rows } = await pool.query<{ id: string }>(

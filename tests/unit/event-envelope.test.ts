@@ -5,7 +5,7 @@ import type { WebhookEnvelope } from "@/lib/connectors/delivery/envelope";
 import { EVENT_COLUMNS, storedEvent, type EventRow } from "@/lib/connectors/delivery/load";
 import { webhookRequest } from "@/lib/connectors/delivery/send";
 import { recordEvents, type NewEvent } from "@/lib/events/record";
-import { startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
+import { insertProject, startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
 
 /**
  * A delivery's body is written out from the event's columns, its asset and facts as PostgreSQL's
@@ -19,11 +19,7 @@ let projectId: string;
 beforeAll(async () => {
   database = await startMigratedDatabase("event-envelope");
   pool = new pg.Pool({ connectionString: database.url });
-  const { rows } = await pool.query<{ id: string }>(
-    `WITH u AS (INSERT INTO users (id, email, updated_at) VALUES (gen_random_uuid(), 'envelope@x.test', now()) RETURNING id)
-     INSERT INTO projects (id, name, owner_user_id, updated_at) SELECT gen_random_uuid(), 'p', u.id, now() FROM u RETURNING id`,
-  );
-  projectId = rows[0]!.id;
+  projectId = await insertProject(pool);
 }, 120_000);
 
 afterAll(async () => {

@@ -4,7 +4,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { LabelAssetData } from "@/lib/assets/labels/request";
-import { startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
+import { insertProject, startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
 
 /**
  * The labels-due queue against a real PostgreSQL (the job runner replaced by the outbox's rows):
@@ -37,11 +37,7 @@ beforeAll(async () => {
   foreground = await import("@/lib/core/foreground");
   ({ withTransaction } = await import("@/lib/db/transaction"));
   ({ disconnectDb } = await import("@/lib/db/client"));
-  const { rows } = await pool.query<{ id: string }>(
-    `WITH u AS (INSERT INTO users (id, email, updated_at) VALUES (gen_random_uuid(), gen_random_uuid() || '@x.test', now()) RETURNING id)
-     INSERT INTO projects (id, name, owner_user_id, updated_at) SELECT gen_random_uuid(), 'p', u.id, now() FROM u RETURNING id`,
-  );
-  projectId = rows[0]!.id;
+  projectId = await insertProject(pool);
 }, 120_000);
 
 afterAll(async () => {
