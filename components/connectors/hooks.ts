@@ -41,6 +41,8 @@ export function useConnectors(projectId: string) {
   });
 }
 
+/** How often an open log looks again while a delivery on it is pending (retries move it on). */
+const PENDING_DELIVERIES_POLL_MS = 3000;
 /** How often an open log's first page looks for new deliveries while none is pending. */
 const NEW_DELIVERIES_POLL_MS = 10_000;
 
@@ -49,9 +51,11 @@ export function useDeliveries(projectId: string, connectorId: string, pageIndex:
     queryKey: connectorKeys.deliveries(projectId, connectorId, pageIndex),
     queryFn: ({ signal }) =>
       portalFetch<PortalDeliveryPage>(`${one(projectId, connectorId)}/deliveries?pageSize=${DELIVERIES_PAGE_SIZE}&pageIndex=${pageIndex}`, { signal }),
-    // Pending deliveries move on by themselves (retries): look again soon while any is pending. New
-    // deliveries appear on the first page (newest first) whenever events happen: look again now and then.
-    refetchInterval: (query) => (query.state.data?.items.some((d) => d.status === "pending") ? 3000 : pageIndex === 0 ? NEW_DELIVERIES_POLL_MS : false),
+    // New deliveries appear on the first page (newest first) whenever events happen.
+    refetchInterval: (query) => {
+      if (query.state.data?.items.some((d) => d.status === "pending")) return PENDING_DELIVERIES_POLL_MS;
+      return pageIndex === 0 ? NEW_DELIVERIES_POLL_MS : false;
+    },
   });
 }
 
