@@ -115,6 +115,13 @@ test.describe("connectors page", () => {
     const eventDelivery = hook.getByTestId("delivery").filter({ hasText: "asset.uploaded" });
     // The dispatcher makes the delivery and its first attempt fails; the log polls while it is pending.
     await expect(eventDelivery.getByTestId("attempt").first()).toBeVisible({ timeout: 30_000 });
+    // Each failed attempt counts in the connector's failure run, shown on its card: the card follows the log.
+    await expect
+      .poll(async () => {
+        const attempts = await hook.getByTestId("attempt").count();
+        return (await hook.getByText(/in a row$/).allTextContents()).join() === `${attempts} failure${attempts === 1 ? "" : "s"} in a row`;
+      }, { timeout: 20_000 })
+      .toBe(true);
 
     await hook.getByRole("button", { name: "Turn off" }).click();
     await expect(eventDelivery.first().getByRole("button", { name: "Replay" })).toBeDisabled();

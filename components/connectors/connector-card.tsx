@@ -28,7 +28,7 @@ export function ConnectorCard({ projectId, connector, canWrite, onEdit, onSecret
         <h2 className="text-base font-semibold text-slate-900">{connector.name}</h2>
         <Badge>{TYPE_LABEL[connector.type]}</Badge>
         {connector.enabled ? <Badge tone="success">On</Badge> : <Badge tone="danger">Off</Badge>}
-        {connector.enabled && connector.consecutiveFailures > 0 ? <Badge tone="warning">{connector.consecutiveFailures} failures in a row</Badge> : null}
+        {connector.enabled && connector.consecutiveFailures > 0 ? <Badge tone="warning">{connector.consecutiveFailures} failure{connector.consecutiveFailures === 1 ? "" : "s"} in a row</Badge> : null}
       </div>
       <dl className="grid grid-cols-1 gap-x-4 gap-y-1 text-sm sm:grid-cols-[max-content_1fr]">
         <dt className="font-medium text-slate-700">{connector.type === "email" ? "Recipients" : "Sends to"}</dt>

@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
 import type {
   CreateConnectorRequest,
   PortalConnector,
@@ -47,7 +48,8 @@ const PENDING_DELIVERIES_POLL_MS = 3000;
 const NEW_DELIVERIES_POLL_MS = 10_000;
 
 export function useDeliveries(projectId: string, connectorId: string, pageIndex: number) {
-  return useQuery({
+  const client = useQueryClient();
+  const deliveries = useQuery({
     queryKey: connectorKeys.deliveries(projectId, connectorId, pageIndex),
     queryFn: ({ signal }) =>
       portalFetch<PortalDeliveryPage>(`${one(projectId, connectorId)}/deliveries?pageSize=${DELIVERIES_PAGE_SIZE}&pageIndex=${pageIndex}`, { signal }),
@@ -57,6 +59,13 @@ export function useDeliveries(projectId: string, connectorId: string, pageIndex:
       return pageIndex === 0 ? NEW_DELIVERIES_POLL_MS : false;
     },
   });
+  // Attempts move their connector's failure run, last error and last success, which its card shows
+  // from the list: when the log changes (a new object only then: structural sharing), so does the list.
+  const { data } = deliveries;
+  useEffect(() => {
+    if (data) void client.invalidateQueries({ queryKey: connectorKeys.list(projectId), exact: true });
+  }, [client, data, projectId]);
+  return deliveries;
 }
 
 /** A mutation whose success refreshes everything of the project's connectors. */
