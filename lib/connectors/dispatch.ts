@@ -7,7 +7,7 @@ import { kickOutbox } from "@/lib/jobs/outbox";
 import { queueUnattemptedDeliveries } from "./delivery-jobs";
 import { connectorStamp, quietSince, watchConnectorChanges } from "./delivery/connector-changes";
 import { readAheadRoom, startFirstAttempts, type DispatchedDelivery } from "./delivery/first-attempts";
-import { FIRST_DELIVERY_ID, RECEIVING_CONNECTORS, trackPass, type UnsavedDelivery } from "./delivery/passes";
+import { firstDeliveryId, RECEIVING_CONNECTORS, trackPass, type UnsavedDelivery } from "./delivery/passes";
 import { dispatchConnectors, type DispatchConnector, type StampedConnector } from "./delivery/dispatch-connectors";
 import { EVENT_COLUMNS, EVENT_ROW_COLUMNS, storedEvent, type EventRow, type LoadedDelivery } from "./delivery/load";
 
@@ -51,7 +51,8 @@ interface PassResult {
  * text), turns them into deliveries (the receiving connectors of each), notes the pass (its range of
  * events) when there are deliveries, and moves the position past the last event. Nothing else is
  * written: a delivery's row is written after its first attempt (delivery/passes.ts). Answers one
- * row per delivery, in the feed's order (then the connectors' creation), each with the pass's
+ * row per delivery (its connector and event; dispatched() derives its id: passes.ts
+ * firstDeliveryId), in the feed's order (then the connectors' creation), each with the pass's
  * figures; one row without a delivery when there is none. `waiting`: no event was visible below the
  * horizon, and some are above it, behind running transactions (their commit will need a pass); the
  * newest event's txid is one index lookup (an EXISTS over txid >= horizon, planned without the
@@ -67,7 +68,7 @@ batch AS (
      ORDER BY txid, seq LIMIT $1) e),
 last AS (SELECT txid, seq FROM batch ORDER BY txid DESC, seq DESC LIMIT 1),
 deliveries AS (
-  SELECT ${FIRST_DELIVERY_ID} AS id, c.id AS connector_id, ${EVENT_COLUMNS}, e.txid, e.seq, c.created_at AS connector_created_at
+  SELECT c.id AS connector_id, ${EVENT_COLUMNS}, e.txid, e.seq, c.created_at AS connector_created_at
     FROM batch e
     JOIN ${RECEIVING_CONNECTORS}),
 pass AS (
@@ -82,7 +83,7 @@ summary AS (
          pass.id AS pass_id, (extract(epoch FROM pass.created_at) * 1000)::float8 AS pass_created_ms
     FROM (SELECT count(*)::int AS events FROM batch) b LEFT JOIN pass ON true)
 SELECT summary.*, d.* FROM summary
-  LEFT JOIN LATERAL (SELECT id, connector_id, ${EVENT_ROW_COLUMNS} FROM deliveries ORDER BY txid, seq, connector_created_at) d ON true`;
+  LEFT JOIN LATERAL (SELECT connector_id, ${EVENT_ROW_COLUMNS} FROM deliveries ORDER BY txid, seq, connector_created_at) d ON true`;
 
 interface PassRow extends EventRow {
   events: number;
@@ -90,28 +91,32 @@ interface PassRow extends EventRow {
   pass_id: string | null;
   pass_created_ms: number | null;
   /** Null on the one row of a pass without deliveries. */
-  id: string | null;
-  connector_id: string;
+  connector_id: string | null;
 }
+
+/** A row of a pass with a delivery. */
+type DeliveryRow = PassRow & { connector_id: string; event_id: string };
 
 async function dispatchPass(limit: number): Promise<PassResult> {
   const { rows } = await sqlPool().query<PassRow>({ name: "sieve-dispatch-pass", text: DISPATCH_PASS, values: [limit] });
   const first = rows[0];
   if (!first) return { events: 0, deliveries: [], waiting: false };
   let deliveries: DispatchedDelivery[] = [];
-  if (first.id !== null && first.pass_id !== null) {
-    const connectors = await dispatchConnectors(new Set(rows.map((row) => row.connector_id)));
+  if (first.connector_id !== null && first.pass_id !== null) {
+    const delivered = rows as DeliveryRow[];
+    const connectors = await dispatchConnectors(new Set(delivered.map((row) => row.connector_id)));
     const { pass_id: passId, pass_created_ms: createdMs } = first as { pass_id: string; pass_created_ms: number };
-    deliveries = rows.map((row) => dispatched(row as PassRow & { id: string }, connectors.get(row.connector_id), passId, createdMs));
+    deliveries = delivered.map((row) => dispatched(row, connectors.get(row.connector_id), passId, createdMs));
   }
   return { events: first.events, deliveries, waiting: first.waiting };
 }
 
 /** A delivery of a pass, not stored yet; without its connector (deleted since: not expected) the attempt stores and reads it. */
-function dispatched(row: PassRow & { id: string }, connector: StampedConnector | undefined, passId: string, createdMs: number): DispatchedDelivery {
-  const unsaved: UnsavedDelivery = { deliveryId: row.id, connectorId: row.connector_id, eventId: row.event_id as string, createdMs, passId, stored: false };
+function dispatched(row: DeliveryRow, connector: StampedConnector | undefined, passId: string, createdMs: number): DispatchedDelivery {
+  const deliveryId = firstDeliveryId(row.event_id, row.connector_id);
+  const unsaved: UnsavedDelivery = { deliveryId, connectorId: row.connector_id, eventId: row.event_id, createdMs, passId, stored: false };
   const loaded = connector ? newDelivery(connector.read, storedEvent(row, connector.read.connector.projectId), unsaved) : null;
-  return { deliveryId: row.id, connectorId: row.connector_id, loaded, stamp: connector?.stamp ?? null, unsaved };
+  return { deliveryId, connectorId: row.connector_id, loaded, stamp: connector?.stamp ?? null, unsaved };
 }
 
 /** A new delivery (one object literal: every delivery of a pass has the same shape). */

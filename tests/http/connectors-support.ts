@@ -1,4 +1,6 @@
+import { randomUUID } from "node:crypto";
 import { expect } from "vitest";
+import { firstDeliveryId } from "@/lib/connectors/delivery/passes";
 import { db } from "@/lib/db/client";
 import type { ApiClient } from "./support";
 
@@ -90,21 +92,31 @@ export async function seedEvent(projectId: string, type = "asset.flagged") {
   });
 }
 
-/** Deliveries of a connector with distinct creation times, oldest first; each with `attempts` log rows. */
+/**
+ * Deliveries of a connector with distinct creation times, oldest first; each with `attempts` log
+ * rows. As the service writes them: an event's first delivery has the id derived from the event and
+ * connector (passes.ts), and its later ones replay it.
+ */
 export async function seedDeliveries(
   connectorId: string,
   specs: { eventId: string | null; status: "pending" | "succeeded" | "failed" | "cancelled"; attempts?: number }[],
 ) {
   const base = Date.now() - 600_000;
   const rows = [];
+  const firsts = new Map<string, string>();
   for (const [i, spec] of specs.entries()) {
     const attempts = spec.attempts ?? 0;
     const createdAt = new Date(base + i * 1000);
+    const replayOf = spec.eventId === null ? null : (firsts.get(spec.eventId) ?? null);
+    const id = spec.eventId === null || replayOf !== null ? randomUUID() : firstDeliveryId(spec.eventId, connectorId);
+    if (spec.eventId !== null && replayOf === null) firsts.set(spec.eventId, id);
     rows.push(
       await db().connectorDelivery.create({
         data: {
+          id,
           connectorId,
           eventId: spec.eventId,
+          replayOf,
           status: spec.status,
           attempts,
           createdAt,

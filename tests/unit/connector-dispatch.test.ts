@@ -146,8 +146,16 @@ describe("connector dispatcher", () => {
     expect(await passCount()).toBe(0);
     expect(await dispatch.sweepUnattemptedDeliveries()).toBe(0);
 
-    // A first attempt that ends after the sweep records onto the row the sweep wrote (no second row).
-    expect(await store.recordSuccesses(pool, [success(late!)])).toEqual([store.SUCCEEDED]);
+    // A first attempt that ends after the sweep records onto the row the sweep wrote (no second row),
+    // in the same batch as a success whose row is not written yet (a later pass's).
+    await recordEvents(pool, [event(p)]);
+    await dispatchEvents();
+    const fresh = started[3]!;
+    expect(await store.recordSuccesses(pool, [success(late!), success(fresh)])).toEqual([store.SUCCEEDED, store.SUCCEEDED]);
+    const { rows: freshRows } = await pool.query("SELECT status::text AS status, attempts, first_latency_ms FROM connector_deliveries WHERE id = $1", [
+      fresh.deliveryId,
+    ]);
+    expect(freshRows).toEqual([{ status: "succeeded", attempts: 1, first_latency_ms: 3 }]);
     const { rows: lateRows } = await pool.query("SELECT status::text AS status, attempts FROM connector_deliveries WHERE event_id = $1", [
       late!.loaded!.event!.id,
     ]);

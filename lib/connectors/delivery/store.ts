@@ -142,13 +142,22 @@ SELECT delivery.id, delivery.connector_id, coalesce(c.consecutive_failures > 0 O
 /**
  * RECORD_SUCCESSES for dispatched deliveries whose row is not written yet (passes.ts): writes each
  * delivery's row as succeeded, with its attempt in it (first_*: one row per delivery, written once;
- * $1: JSON, one object per success, times in ms since the epoch). `existing`: deliveries whose row
- * was written meanwhile (by the sweep, or before a retry of this batch), left untouched here for
- * RECORD_SUCCESSES; `failing`: connectors with a failure run, as RECORD_SUCCESSES reports them. A
- * connector deleted meanwhile fails the statement on its foreign key (recordSuccess then records one
- * by one); an event is deleted only with its project, connectors included.
+ * $1: JSON, one object per success, times in ms since the epoch). `failing`: connectors with a
+ * failure run, as RECORD_SUCCESSES reports them. A connector deleted meanwhile fails the statement
+ * on its foreign key (recordSuccess then records one by one); an event is deleted only with its
+ * project, connectors included.
+ *
+ * A row written meanwhile (by the sweep, or before a retry of this batch) is rare: the common
+ * statement, INSERT_FIRST_SUCCESSES, fails on it as a whole (unique violation, 23505), sparing
+ * every row the conflict check and confirmation of an ON CONFLICT insert (bench/events.ts:
+ * PostgreSQL's work per delivery). The batch is then written by INSERT_FIRST_SUCCESSES_SKIPPING,
+ * which leaves such rows untouched and names them in `existing`, for RECORD_SUCCESSES.
  */
-export const INSERT_FIRST_SUCCESSES = `WITH input AS (
+function firstSuccessesInsert(written: "fail" | "skip"): string {
+  const onConflict = written === "skip" ? "\n  ON CONFLICT (id) DO NOTHING" : "";
+  const existing =
+    written === "skip" ? "array(SELECT i.delivery_id::text FROM input i WHERE NOT EXISTS (SELECT 1 FROM delivery d WHERE d.id = i.delivery_id))" : "'{}'::text[]";
+  return `WITH input AS (
   SELECT i.d AS delivery_id, i.c AS connector_id, i.e AS event_id, i.cm AS created_ms, i.sm AS started_ms, i.l AS latency_ms,
          i.s AS status_code, i.x AS response_excerpt
     FROM json_to_recordset($1::json) AS i(d uuid, c uuid, e uuid, cm float8, sm float8, l int, s int, x text)),
@@ -157,12 +166,15 @@ delivery AS (
                                     first_started_at, first_latency_ms, first_response_excerpt)
   SELECT i.delivery_id, i.connector_id, i.event_id, 'succeeded', 1, i.status_code, to_timestamp(i.created_ms / 1000.0), now(), now(),
          to_timestamp(i.started_ms / 1000.0), i.latency_ms, i.response_excerpt
-    FROM input i
-  ON CONFLICT (id) DO NOTHING
+    FROM input i${onConflict}
   RETURNING id, connector_id)
-SELECT array(SELECT i.delivery_id::text FROM input i WHERE NOT EXISTS (SELECT 1 FROM delivery d WHERE d.id = i.delivery_id)) AS existing,
+SELECT ${existing} AS existing,
        array(SELECT c.id::text FROM connectors c
               WHERE c.id IN (SELECT connector_id FROM delivery) AND (c.consecutive_failures > 0 OR c.failing_since IS NOT NULL)) AS failing`;
+}
+
+export const INSERT_FIRST_SUCCESSES = firstSuccessesInsert("fail");
+export const INSERT_FIRST_SUCCESSES_SKIPPING = firstSuccessesInsert("skip");
 
 /**
  * A success's mark on its connector, in a statement (and transaction) of its own: `last_success_at`
@@ -257,10 +269,11 @@ async function insertFirstSuccesses(db: Queryable, inputs: readonly SuccessInput
   const stored: SuccessInput[] = [];
   for (const input of inputs) (input.unsaved && !input.unsaved.stored && input.attempt === 1 ? fresh : stored).push(input);
   if (fresh.length === 0) return { stored, unsaved: [] };
-  const { rows } = await db.query<{ existing: string[]; failing: string[] }>({
-    name: "sieve-delivery-insert-first-successes",
-    text: INSERT_FIRST_SUCCESSES,
-    values: [firstSuccessesJson(fresh)],
+  const json = firstSuccessesJson(fresh);
+  const insert = (name: string, text: string) => db.query<{ existing: string[]; failing: string[] }>({ name, text, values: [json] });
+  const { rows } = await insert("sieve-delivery-insert-first-successes", INSERT_FIRST_SUCCESSES).catch((error: { code?: string }) => {
+    if (error.code !== UNIQUE_VIOLATION) throw error;
+    return insert("sieve-delivery-insert-first-successes-skipping", INSERT_FIRST_SUCCESSES_SKIPPING);
   });
   const existing = new Set(rows[0]?.existing ?? []);
   for (const connectorId of rows[0]?.failing ?? []) failing.set(connectorId, true);
@@ -291,6 +304,8 @@ function firstSuccessesJson(successes: readonly SuccessInput[]): string {
   }
   return `${json}]`;
 }
+
+const UNIQUE_VIOLATION = "23505";
 
 /** One success (recordSuccesses); null also when the delivery was deleted between its load and now. */
 export async function recordSuccess(db: Queryable, record: SuccessRecord, lastSuccessAt: Date | null): Promise<SavedAttempt> {

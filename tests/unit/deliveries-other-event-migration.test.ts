@@ -1,0 +1,80 @@
+import { chmodSync, cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { firstDeliveryIdOf, OTHER_EVENT_DELIVERY, SELECT_EVENT_DELIVERY_IDS } from "@/lib/connectors/delivery/passes";
+import { startEmbeddedPostgres } from "@/lib/db/embedded";
+import { applyMigrations } from "@/lib/db/migrate";
+import { insertProject } from "@/tests/support/migrated-database";
+
+/**
+ * An upgrade with first deliveries written before their ids were derived from their event and
+ * connector (random ids): the migration that gives `connector_deliveries_other_event_idx` a cheap
+ * predicate marks them, so `?eventId=` still finds them (SELECT_EVENT_DELIVERY_IDS) beside the
+ * replays, and marks nothing else.
+ */
+const MIGRATION = "20261129103000_deliveries_other_event_flag";
+let tmp: string;
+let server: Awaited<ReturnType<typeof startEmbeddedPostgres>>;
+let client: pg.Client;
+
+beforeAll(async () => {
+  tmp = mkdtempSync(path.join(os.tmpdir(), "sieve-deliveries-upgrade-"));
+  chmodSync(tmp, 0o755); // as root, PostgreSQL runs as `postgres` and must traverse it
+  const before = path.join(tmp, "migrations");
+  for (const entry of readdirSync("prisma/migrations")) {
+    if (entry < MIGRATION) cpSync(path.join("prisma/migrations", entry), path.join(before, entry), { recursive: true });
+  }
+  server = await startEmbeddedPostgres({ dataDir: path.join(tmp, "data"), port: 0 });
+  await applyMigrations(server.url, before);
+  client = new pg.Client({ connectionString: server.url });
+  await client.connect();
+}, 120_000);
+
+afterAll(async () => {
+  await client?.end();
+  await server?.stop();
+  if (tmp) rmSync(tmp, { recursive: true, force: true });
+});
+
+describe(`migration ${MIGRATION}`, () => {
+  it("keeps an event's first deliveries with random ids findable by event, beside its replays", async () => {
+    const project = await insertProject(client);
+    const { rows: connectorRows } = await client.query<{ id: string }>(
+      `INSERT INTO connectors (id, project_id, type, name, url, secret, updated_at) VALUES (gen_random_uuid(), $1, 'webhook', 'hook', 'https://example.test/hook', 'whsec_x', now())
+       RETURNING id`,
+      [project],
+    );
+    const connectorId = connectorRows[0]!.id;
+    const events = await client.query<{ id: string }>(
+      `INSERT INTO events (id, project_id, type, severity, title, facts, updated_at)
+       SELECT gen_random_uuid(), $1, 'asset.uploaded', 'low', 'e', '[]', now() FROM generate_series(1, 2)
+       RETURNING id`,
+      [project],
+    );
+    const [legacyEvent, derivedEvent] = events.rows.map((row) => row.id) as [string, string];
+    const insert = (id: string, eventId: string | null, replayOf: string | null = null) =>
+      client.query(
+        `INSERT INTO connector_deliveries (id, connector_id, event_id, replay_of, status, updated_at) VALUES (${id}, $1, $2, $3, 'succeeded', now()) RETURNING id`,
+        [connectorId, eventId, replayOf],
+      );
+    const legacy = (await insert("gen_random_uuid()", legacyEvent)).rows[0]!.id as string;
+    const replay = (await insert("gen_random_uuid()", legacyEvent, legacy)).rows[0]!.id as string;
+    const derivedId = firstDeliveryIdOf("$2::uuid", "$1::uuid");
+    const derived = (await insert(derivedId, derivedEvent)).rows[0]!.id as string;
+    const test = (await insert("gen_random_uuid()", null)).rows[0]!.id as string;
+
+    await applyMigrations(server.url);
+
+    const marked = await client.query<{ id: string }>("SELECT id FROM connector_deliveries WHERE legacy_random_id");
+    expect(marked.rows.map((row) => row.id)).toEqual([legacy]);
+    const ofEvent = async (eventId: string) =>
+      (await client.query<{ id: string }>(SELECT_EVENT_DELIVERY_IDS, [eventId, connectorId])).rows.map((row) => row.id).sort();
+    expect(await ofEvent(legacyEvent)).toEqual([legacy, replay].sort());
+    expect(await ofEvent(derivedEvent)).toEqual([derived]);
+    const others = await client.query<{ id: string }>(`SELECT id FROM connector_deliveries WHERE ${OTHER_EVENT_DELIVERY}`);
+    expect(others.rows.map((row) => row.id).sort()).toEqual([legacy, replay].sort());
+    expect(others.rows.map((row) => row.id)).not.toContain(test);
+  });
+});
