@@ -1,28 +1,62 @@
-import { chmodSync, mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import type pg from "pg";
+import pg from "pg";
+import { afterAll, beforeAll } from "vitest";
 import { startEmbeddedPostgres } from "@/lib/db/embedded";
 import { applyMigrations } from "@/lib/db/migrate";
+
+const MIGRATIONS = "prisma/migrations";
 
 /** A throw-away embedded PostgreSQL migrated from prisma/migrations, for tests of hand-written SQL. */
 export interface MigratedDatabase {
   url: string;
+  /** Applies the migrations left out (`before`): an upgrade. */
+  upgrade(): Promise<void>;
   stop(): Promise<void>;
 }
 
-export async function startMigratedDatabase(name: string): Promise<MigratedDatabase> {
+/** With `before` (a migration's directory name), only the migrations named before it are applied. */
+export async function startMigratedDatabase(name: string, options: { before?: string } = {}): Promise<MigratedDatabase> {
   const tmp = mkdtempSync(path.join(os.tmpdir(), `sieve-${name}-`));
   chmodSync(tmp, 0o755); // as root, PostgreSQL runs as `postgres` and must traverse it
+  let migrations = MIGRATIONS;
+  if (options.before) {
+    migrations = path.join(tmp, "migrations");
+    for (const entry of readdirSync(MIGRATIONS)) {
+      if (entry < options.before) cpSync(path.join(MIGRATIONS, entry), path.join(migrations, entry), { recursive: true });
+    }
+  }
   const server = await startEmbeddedPostgres({ dataDir: path.join(tmp, "data"), port: 0 });
-  await applyMigrations(server.url);
+  await applyMigrations(server.url, migrations);
   return {
     url: server.url,
+    async upgrade() {
+      await applyMigrations(server.url);
+    },
     async stop() {
       await server.stop();
       rmSync(tmp, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A throw-away migrated database and a connected client for the calling test file (its own
+ * beforeAll and afterAll); read `client` and `database` inside tests.
+ */
+export function migratedClient(name: string, options: { before?: string } = {}): { database: MigratedDatabase; client: pg.Client } {
+  const state = {} as { database: MigratedDatabase; client: pg.Client };
+  beforeAll(async () => {
+    state.database = await startMigratedDatabase(name, options);
+    state.client = new pg.Client({ connectionString: state.database.url });
+    await state.client.connect();
+  }, 120_000);
+  afterAll(async () => {
+    await state.client?.end();
+    await state.database?.stop();
+  });
+  return state;
 }
 
 /** A project (and its owner) inserted straight into the database; returns its id. */

@@ -1,12 +1,6 @@
-import { chmodSync, cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { firstDeliveryIdOf, OTHER_EVENT_DELIVERY, SELECT_EVENT_DELIVERY_IDS } from "@/lib/connectors/delivery/passes";
-import { startEmbeddedPostgres } from "@/lib/db/embedded";
-import { applyMigrations } from "@/lib/db/migrate";
-import { insertProject } from "@/tests/support/migrated-database";
+import { insertProject, migratedClient } from "@/tests/support/migrated-database";
 
 /**
  * An upgrade with first deliveries written before their ids were derived from their event and
@@ -15,31 +9,11 @@ import { insertProject } from "@/tests/support/migrated-database";
  * replays, and marks nothing else.
  */
 const MIGRATION = "20261129103000_deliveries_other_event_flag";
-let tmp: string;
-let server: Awaited<ReturnType<typeof startEmbeddedPostgres>>;
-let client: pg.Client;
-
-beforeAll(async () => {
-  tmp = mkdtempSync(path.join(os.tmpdir(), "sieve-deliveries-upgrade-"));
-  chmodSync(tmp, 0o755); // as root, PostgreSQL runs as `postgres` and must traverse it
-  const before = path.join(tmp, "migrations");
-  for (const entry of readdirSync("prisma/migrations")) {
-    if (entry < MIGRATION) cpSync(path.join("prisma/migrations", entry), path.join(before, entry), { recursive: true });
-  }
-  server = await startEmbeddedPostgres({ dataDir: path.join(tmp, "data"), port: 0 });
-  await applyMigrations(server.url, before);
-  client = new pg.Client({ connectionString: server.url });
-  await client.connect();
-}, 120_000);
-
-afterAll(async () => {
-  await client?.end();
-  await server?.stop();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+const upgraded = migratedClient("deliveries-upgrade", { before: MIGRATION });
 
 describe(`migration ${MIGRATION}`, () => {
   it("keeps an event's first deliveries with random ids findable by event, beside its replays", async () => {
+    const { client, database } = upgraded;
     const project = await insertProject(client);
     const { rows: connectorRows } = await client.query<{ id: string }>(
       `INSERT INTO connectors (id, project_id, type, name, url, secret, updated_at) VALUES (gen_random_uuid(), $1, 'webhook', 'hook', 'https://example.test/hook', 'whsec_x', now())
@@ -65,7 +39,7 @@ describe(`migration ${MIGRATION}`, () => {
     const derived = (await insert(derivedId, derivedEvent)).rows[0]!.id as string;
     const test = (await insert("gen_random_uuid()", null)).rows[0]!.id as string;
 
-    await applyMigrations(server.url);
+    await database.upgrade();
 
     const marked = await client.query<{ id: string }>("SELECT id FROM connector_deliveries WHERE legacy_random_id");
     expect(marked.rows.map((row) => row.id)).toEqual([legacy]);

@@ -1,10 +1,5 @@
-import { chmodSync, cpSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startEmbeddedPostgres } from "@/lib/db/embedded";
-import { applyMigrations } from "@/lib/db/migrate";
+import { describe, expect, it } from "vitest";
+import { migratedClient } from "@/tests/support/migrated-database";
 
 /**
  * An upgrade with label jobs still in the outbox (the job per asset of before): the migration that
@@ -12,31 +7,11 @@ import { applyMigrations } from "@/lib/db/migrate";
  * and leaves out assets deleted meanwhile.
  */
 const MIGRATION = "20261128042010_label_queue";
-let tmp: string;
-let server: Awaited<ReturnType<typeof startEmbeddedPostgres>>;
-let client: pg.Client;
-
-beforeAll(async () => {
-  tmp = mkdtempSync(path.join(os.tmpdir(), "sieve-label-upgrade-"));
-  chmodSync(tmp, 0o755); // as root, PostgreSQL runs as `postgres` and must traverse it
-  const before = path.join(tmp, "migrations");
-  for (const entry of readdirSync("prisma/migrations")) {
-    if (entry < MIGRATION) cpSync(path.join("prisma/migrations", entry), path.join(before, entry), { recursive: true });
-  }
-  server = await startEmbeddedPostgres({ dataDir: path.join(tmp, "data"), port: 0 });
-  await applyMigrations(server.url, before);
-  client = new pg.Client({ connectionString: server.url });
-  await client.connect();
-}, 120_000);
-
-afterAll(async () => {
-  await client?.end();
-  await server?.stop();
-  if (tmp) rmSync(tmp, { recursive: true, force: true });
-});
+const upgraded = migratedClient("label-upgrade", { before: MIGRATION });
 
 describe(`migration ${MIGRATION}`, () => {
   it("moves waiting label jobs into the queue", async () => {
+    const { client, database } = upgraded;
     const { rows } = await client.query<{ project: string; a: string; b: string }>(
       `WITH u AS (INSERT INTO users (id, email, updated_at) VALUES (gen_random_uuid(), 'x@x.test', now()) RETURNING id),
             p AS (INSERT INTO projects (id, name, owner_user_id, updated_at) SELECT gen_random_uuid(), 'p', u.id, now() FROM u RETURNING id)
@@ -54,7 +29,7 @@ describe(`migration ${MIGRATION}`, () => {
     await job(b, 1); // its asset was deleted
     await client.query(`INSERT INTO pipeline_outbox (event_id, name, data) VALUES ('other', 'sieve/asset.process', '{}')`);
 
-    await applyMigrations(server.url);
+    await database.upgrade();
 
     const queued = await client.query(`SELECT asset_id::text, project_id::text, generation, sources, frames FROM label_queue`);
     expect(queued.rows).toEqual([{ asset_id: a, project_id: project, generation: 2, sources: 3, frames: true }]);

@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
-import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { INSERT_UPLOADED_ASSET } from "@/lib/assets/insert";
 import {
   LOCK_PENDING_ASSET,
@@ -45,7 +44,7 @@ import { FIND_HOLD_MATCH } from "@/lib/moderation/hashing/lists";
 import { eventInsertSql } from "@/lib/events/record";
 import { outboxInsertSql, TAKE_OUTBOX_BATCH } from "@/lib/jobs/outbox";
 import { SELECT_ALLOWANCE, SELECT_ASSET_COUNTS, SELECT_DECISIONS_PER_DAY, SELECT_REVIEWER_THROUGHPUT } from "@/lib/usage/report";
-import { startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
+import { migratedClient } from "@/tests/support/migrated-database";
 import { SELECT_CLAIMABLE_RUNS } from "@/lib/executor/claiming";
 import { BUFFER_BATCH_EVENT, SELECT_DUE_BATCH_KEYS, SELECT_FULL_BATCH_KEYS, SELECT_NEXT_BATCH_DUE, TAKE_BATCH } from "@/lib/executor/batching";
 
@@ -263,28 +262,16 @@ describe("hand-written SQL matches the Prisma schema", () => {
 });
 
 describe("hand-written SQL prepares against the migrated database", () => {
-  let database: MigratedDatabase;
-  let client: pg.Client;
-
-  beforeAll(async () => {
-    database = await startMigratedDatabase("sql");
-    client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-  }, 120_000);
-
-  afterAll(async () => {
-    await client?.end();
-    await database?.stop();
-  });
+  const migrated = migratedClient("sql");
 
   for (const [name, sql] of Object.entries({ ...STATEMENTS, ...READS })) {
     it(`${name} prepares`, async () => {
-      await client.query(`PREPARE check_statement AS ${sql}`);
-      await client.query(`DEALLOCATE check_statement`);
+      await migrated.client.query(`PREPARE check_statement AS ${sql}`);
+      await migrated.client.query(`DEALLOCATE check_statement`);
     });
   }
 
   it("a statement naming a missing column does not prepare", async () => {
-    await expect(client.query(`PREPARE broken AS UPDATE assets SET no_such_column = 1 WHERE id = $1`)).rejects.toThrow(/no_such_column/);
+    await expect(migrated.client.query(`PREPARE broken AS UPDATE assets SET no_such_column = 1 WHERE id = $1`)).rejects.toThrow(/no_such_column/);
   });
 });
