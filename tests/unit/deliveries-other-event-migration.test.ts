@@ -37,7 +37,7 @@ describe(`migration ${MIGRATION}`, () => {
     const replay = (await insert("gen_random_uuid()", legacyEvent, legacy)).rows[0]!.id as string;
     const derivedId = firstDeliveryIdOf("$2::uuid", "$1::uuid");
     const derived = (await insert(derivedId, derivedEvent)).rows[0]!.id as string;
-    const test = (await insert("gen_random_uuid()", null)).rows[0]!.id as string;
+    await insert("gen_random_uuid()", null); // a test message: no event, in none of the lookups
 
     await database.upgrade();
 
@@ -49,6 +49,5 @@ describe(`migration ${MIGRATION}`, () => {
     expect(await ofEvent(derivedEvent)).toEqual([derived]);
     const others = await client.query<{ id: string }>(`SELECT id FROM connector_deliveries WHERE ${OTHER_EVENT_DELIVERY}`);
     expect(others.rows.map((row) => row.id).sort()).toEqual([legacy, replay].sort());
-    expect(others.rows.map((row) => row.id)).not.toContain(test);
   });
 });
