@@ -122,6 +122,7 @@ test.describe("connectors page", () => {
         return (await hook.getByText(/in a row$/).allTextContents()).join() === `${attempts} failure${attempts === 1 ? "" : "s"} in a row`;
       }, { timeout: 20_000 })
       .toBe(true);
+    await expect(hook.getByText("Failing since")).toBeVisible();
 
     await hook.getByRole("button", { name: "Turn off" }).click();
     await expect(eventDelivery.first().getByRole("button", { name: "Replay" })).toBeDisabled();

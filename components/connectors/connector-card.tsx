@@ -35,6 +35,13 @@ export function ConnectorCard({ projectId, connector, canWrite, onEdit, onSecret
         <dd className="break-all text-slate-900">{target}</dd>
         <dt className="font-medium text-slate-700">Events</dt>
         <dd className="text-slate-900">{connector.eventTypes.length === 0 ? "Every type" : connector.eventTypes.join(", ")}</dd>
+        {connector.enabled && connector.failingSince !== null ? (
+          <>
+            {/* The run counts failures since the last success or re-enable: older failed attempts stay in the log. */}
+            <dt className="font-medium text-slate-700">Failing since</dt>
+            <dd className="text-slate-900">{formatDateTime(connector.failingSince)}</dd>
+          </>
+        ) : null}
         {connector.lastError ? (
           <>
             <dt className="font-medium text-slate-700">Last error</dt>

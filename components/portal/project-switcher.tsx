@@ -41,7 +41,7 @@ export function ProjectSwitcher({ currentProjectId }: { currentProjectId?: strin
       </label>
       <select
         id={id}
-        className="max-w-48 rounded-md border border-slate-500 bg-white md:max-w-72 px-2 py-1 text-sm text-slate-900"
+        className="max-w-48 md:max-w-72 rounded-md border border-slate-500 bg-white px-2 py-1 text-sm text-slate-900"
         value={selected}
         onChange={(event) => setChosen(event.target.value)}
       >
