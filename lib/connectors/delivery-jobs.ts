@@ -40,25 +40,28 @@ export async function handOffDeliveries(runner: SqlRunner, deliveries: readonly 
 }
 
 /**
- * Stored deliveries whose in-process first attempt never happened (the process died between
- * storing and attempting, or the database failed then): pending, never attempted, never queued, $1
- * seconds old (CONNECTOR_SWEEP_AFTER_SECONDS).
+ * Stored deliveries a crash (or a failing database) left without a job: pending and never handed to
+ * the job runner, $1 seconds old (CONNECTOR_SWEEP_AFTER_SECONDS) — a first attempt that never
+ * happened (the process died between storing and attempting), or a failed first attempt whose
+ * hand-off (first-attempts.ts) did not commit: its retries are the job's. A first attempt takes at
+ * most MAX_WAIT_MS in its lane plus the request's timeout, well under the default minute; a hand-off
+ * racing the sweep is one job all the same (the message id deduplicates, attempts are idempotent).
  */
-export const CLAIM_UNATTEMPTED_DELIVERIES = `WITH stale AS (
+export const CLAIM_LOST_DELIVERIES = `WITH stale AS (
     SELECT id FROM connector_deliveries
-     WHERE status = 'pending' AND queued_at IS NULL AND attempts = 0 AND created_at < now() - make_interval(secs => $1::float8)
+     WHERE status = 'pending' AND queued_at IS NULL AND created_at < now() - make_interval(secs => $1::float8)
      ORDER BY created_at LIMIT 500 FOR UPDATE SKIP LOCKED)
   UPDATE connector_deliveries d SET queued_at = now() FROM stale WHERE d.id = stale.id
   RETURNING d.id, d.connector_id`;
 
 /**
  * Queues, in the caller's transaction, the deliveries of dispatch passes a crash left unstored
- * (delivery/passes.ts) and the stored deliveries a crash left unattempted.
+ * (delivery/passes.ts) and the stored deliveries a crash left without a job.
  */
-export async function queueUnattemptedDeliveries(client: pg.PoolClient): Promise<number> {
+export async function queueLostDeliveries(client: pg.PoolClient): Promise<number> {
   const afterSeconds = config().connectors.sweepAfterSeconds;
   const recovered = await recoverDispatchPasses(client, afterSeconds);
-  const { rows } = await client.query<{ id: string; connector_id: string }>(CLAIM_UNATTEMPTED_DELIVERIES, [afterSeconds]);
+  const { rows } = await client.query<{ id: string; connector_id: string }>(CLAIM_LOST_DELIVERIES, [afterSeconds]);
   const claimed = rows.map((r) => ({ deliveryId: r.id, connectorId: r.connector_id }));
   await enqueueDeliveries(client, [...recovered, ...claimed]);
   return recovered.length + claimed.length;

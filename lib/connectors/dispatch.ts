@@ -4,7 +4,7 @@ import { sqlPool } from "@/lib/db/client";
 import { listen, type Listener } from "@/lib/db/listen";
 import { withTransaction } from "@/lib/db/transaction";
 import { kickOutbox } from "@/lib/jobs/outbox";
-import { queueUnattemptedDeliveries } from "./delivery-jobs";
+import { queueLostDeliveries } from "./delivery-jobs";
 import { connectorStamp, quietSince, watchConnectorChanges } from "./delivery/connector-changes";
 import { readAheadRoom, startFirstAttempts, type DispatchedDelivery } from "./delivery/first-attempts";
 import { firstDeliveryId, RECEIVING_CONNECTORS, trackPass, type UnsavedDelivery } from "./delivery/passes";
@@ -158,9 +158,9 @@ export async function dispatchEvents(
   }
 }
 
-/** Hands deliveries a crash left unattempted to the job runner. */
-export async function sweepUnattemptedDeliveries(): Promise<number> {
-  const queued = await withTransaction(sqlPool(), queueUnattemptedDeliveries);
+/** Hands deliveries a crash left without a job (unattempted, or a failed first attempt not handed off) to the job runner. */
+export async function sweepLostDeliveries(): Promise<number> {
+  const queued = await withTransaction(sqlPool(), queueLostDeliveries);
   if (queued > 0) await kickOutbox();
   return queued;
 }
@@ -231,7 +231,7 @@ export function startConnectorDispatcher(): () => Promise<void> {
   const stopWatching = watchConnectorChanges();
   s.poll ??= setInterval(() => {
     wakeDispatcher();
-    sweepUnattemptedDeliveries().catch((error: Error) => console.error(`[sieve] connector delivery sweep failed: ${error.message}`));
+    sweepLostDeliveries().catch((error: Error) => console.error(`[sieve] connector delivery sweep failed: ${error.message}`));
   }, POLL_MS);
   s.poll.unref();
   wakeDispatcher();

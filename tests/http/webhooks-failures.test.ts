@@ -93,11 +93,21 @@ describe("failing deliveries", () => {
   it("concurrent failing deliveries count every failure and record connector.failing once", { timeout: 60_000 }, async () => {
     const project = await newProject(env.server.baseUrl);
     const hook = await env.receiver();
-    hook.respond = () => 502;
-    const connector = await createConnectorRow(project.projectId, { url: hook.url(), name: "Down" });
+    // Four uploads, four deliveries (asset.uploaded only: an event recorded after the connector is
+    // turned off gets no delivery). Their first attempts are answered together, once all four have
+    // arrived, so every delivery exists before a failure is recorded; then up to 16 attempts race
+    // for the 5 failures that turn the connector off.
+    const firstRequests = new Set<string>();
+    let allArrived!: () => void;
+    const arrived = new Promise<void>((resolve) => (allArrived = resolve));
+    hook.respond = (request) => {
+      firstRequests.add(request.headers["webhook-id"]!);
+      if (firstRequests.size >= 4) allArrived();
+      return arrived.then(() => 502);
+    };
+    const connector = await createConnectorRow(project.projectId, { url: hook.url(), name: "Down", eventTypes: ["asset.uploaded"] });
     const cursor = await feedCursor(project);
-    // Two uploads: four events (uploaded, classified twice), up to 16 attempts racing for 5 failures.
-    await Promise.all([uploadText(project, "one"), uploadText(project, "two")]);
+    await Promise.all(["one", "two", "three", "four"].map((text) => uploadText(project, text)));
     await settledDeliveries(connector.id, 4);
     await sleep(1500); // an attempt in flight when the connector was turned off is still recorded (1 s timeout)
     const deliveries = await deliveriesOf(connector.id);

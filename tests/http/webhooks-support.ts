@@ -98,14 +98,14 @@ export interface ReceivedRequest {
   verifiedWith: string[];
 }
 
-/** What to answer: a status, a status and body, or "hang" (never answer). */
+/** What to answer: a status, a status and body, or "hang" (never answer); or a promise of one (answered when it settles). */
 export type Answer = number | "hang" | { status: number; body?: string; headers?: Record<string, string> };
 
 export class Receiver {
   readonly requests: ReceivedRequest[] = [];
   /** Secrets every request is verified with (each separately). */
   secrets: string[] = [];
-  respond: (request: ReceivedRequest, index: number) => Answer = () => 200;
+  respond: (request: ReceivedRequest, index: number) => Answer | Promise<Answer> = () => 200;
   #server: http.Server;
   #port = 0;
 
@@ -172,11 +172,16 @@ export class Receiver {
         const request: ReceivedRequest = { at: Date.now(), method: req.method ?? "", path: req.url ?? "", headers, body, json, verifiedWith };
         this.requests.push(request);
         const answer = this.respond(request, this.requests.length - 1);
-        if (answer === "hang") return;
-        const { status, body: text = "", headers: extra = {} } = typeof answer === "number" ? { status: answer } : answer;
-        res.writeHead(status, { "content-type": "text/plain", ...extra }).end(text || `answer ${status}`);
+        if (answer instanceof Promise) void answer.then((later) => Receiver.#answer(res, later));
+        else Receiver.#answer(res, answer);
       });
     });
+  }
+
+  static #answer(res: http.ServerResponse, answer: Answer): void {
+    if (answer === "hang") return;
+    const { status, body: text = "", headers: extra = {} } = typeof answer === "number" ? { status: answer } : answer;
+    res.writeHead(status, { "content-type": "text/plain", ...extra }).end(text || `answer ${status}`);
   }
 
   async #listen(port: number): Promise<void> {
@@ -369,12 +374,17 @@ export async function connectorRow(connectorId: string) {
 
 /** Waits until every delivery of the connector has ended, and returns them. */
 export async function settledDeliveries(connectorId: string, count: number, timeoutMs = 20_000) {
+  let last: Awaited<ReturnType<typeof deliveriesOf>> = [];
   return waitFor(
     async () => {
-      const rows = await deliveriesOf(connectorId);
-      return rows.length >= count && rows.every((d) => d.status !== "pending") ? rows : undefined;
+      last = await deliveriesOf(connectorId);
+      return last.length >= count && last.every((d) => d.status !== "pending") ? last : undefined;
     },
     `${count} settled deliveries of connector ${connectorId}`,
     timeoutMs,
-  );
+  ).catch((error: Error) => {
+    // What was there instead: too few deliveries, or which stayed pending (and how far they got).
+    const found = last.map((d) => `${d.status} after ${d.attempts} attempt(s)${d.queuedAt ? ", queued" : ""}`);
+    throw new Error(`${error.message}; found ${last.length}: ${found.join("; ") || "none"}`);
+  });
 }

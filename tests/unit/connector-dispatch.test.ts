@@ -133,9 +133,9 @@ describe("connector dispatcher", () => {
     expect((await loadDelivery(pool, recorded!.deliveryId, 1))?.recordedAttempt).toEqual({ statusCode: 200, error: null });
 
     // Nothing is queued while the first attempts may still be running.
-    expect(await dispatch.sweepUnattemptedDeliveries()).toBe(0);
+    expect(await dispatch.sweepLostDeliveries()).toBe(0);
     await pool.query("UPDATE connector_dispatch_passes SET created_at = now() - interval '2 minutes'");
-    expect(await dispatch.sweepUnattemptedDeliveries()).toBe(2);
+    expect(await dispatch.sweepLostDeliveries()).toBe(2);
     const { rows: rows } = await pool.query<{ id: string; status: string; queued: boolean }>(
       "SELECT id, status::text AS status, queued_at IS NOT NULL AS queued FROM connector_deliveries ORDER BY created_at, id",
     );
@@ -144,7 +144,7 @@ describe("connector dispatcher", () => {
     expect(jobs.map((j) => j.name)).toEqual(["sieve/connector.delivery.requested", "sieve/connector.delivery.requested"]);
     expect(new Set(jobs.map((j) => j.event_id)).size).toBe(2);
     expect(await passCount()).toBe(0);
-    expect(await dispatch.sweepUnattemptedDeliveries()).toBe(0);
+    expect(await dispatch.sweepLostDeliveries()).toBe(0);
 
     // A first attempt that ends after the sweep records onto the row the sweep wrote (no second row),
     // in the same batch as a success whose row is not written yet (a later pass's).
@@ -237,12 +237,46 @@ describe("connector dispatcher", () => {
     await dispatchEvents();
     const { storeDispatched } = await import("@/lib/connectors/delivery/passes");
     await storeDispatched(started.map((d) => d.unsaved));
-    expect(await dispatch.sweepUnattemptedDeliveries()).toBe(0);
+    expect(await dispatch.sweepLostDeliveries()).toBe(0);
     await pool.query("UPDATE connector_deliveries SET created_at = now() - interval '2 minutes'");
     await pool.query("UPDATE connector_dispatch_passes SET created_at = now() - interval '2 minutes'");
-    expect(await dispatch.sweepUnattemptedDeliveries()).toBe(2);
-    expect(await dispatch.sweepUnattemptedDeliveries()).toBe(0);
+    expect(await dispatch.sweepLostDeliveries()).toBe(2);
+    expect(await dispatch.sweepLostDeliveries()).toBe(0);
     expect((await deliveries()).length).toBe(2);
+  });
+
+  it("hands a failed first attempt whose hand-off a crash lost to the job runner, once", async () => {
+    const p = await project();
+    const hook = await connector(p);
+    await recordEvents(pool, [event(p), event(p)]);
+    await dispatchEvents();
+    const { storeDispatched } = await import("@/lib/connectors/delivery/passes");
+    await storeDispatched(started.map((d) => d.unsaved));
+    // The first attempt failed and was recorded (pending, a retry due); the process died before it
+    // handed the delivery to the job runner. The other delivery's hand-off committed.
+    const [failed, handedOff] = started;
+    const saved = await store.recordAttempt(pool, {
+      deliveryId: failed!.deliveryId,
+      connectorId: hook,
+      attempt: 1,
+      startedMs: Date.now(),
+      latencyMs: 5,
+      statusCode: 502,
+      error: "HTTP 502",
+      responseExcerpt: null,
+      status: "pending",
+      retryDelayMs: 200,
+      resetConnector: false,
+    });
+    expect(saved?.status).toBe("pending");
+    await pool.query("UPDATE connector_deliveries SET queued_at = now() WHERE id = $1", [handedOff!.deliveryId]);
+    await pool.query("UPDATE connector_deliveries SET created_at = now() - interval '2 minutes'");
+    await pool.query("UPDATE connector_dispatch_passes SET created_at = now() - interval '2 minutes'");
+
+    expect(await dispatch.sweepLostDeliveries()).toBe(1);
+    const { rows: jobs } = await pool.query<{ event_id: string }>("SELECT event_id FROM pipeline_outbox");
+    expect(jobs.map((j) => j.event_id)).toEqual([`delivery-${failed!.deliveryId}`]);
+    expect(await dispatch.sweepLostDeliveries()).toBe(0);
   });
 
   it("never skips an event whose transaction commits after a later one's", async () => {

@@ -24,7 +24,7 @@ import {
   RECOVER_DISPATCH_PASS,
   SELECT_EVENT_DELIVERY_IDS,
 } from "@/lib/connectors/delivery/passes";
-import { CLAIM_UNATTEMPTED_DELIVERIES, MARK_DELIVERIES_QUEUED } from "@/lib/connectors/delivery-jobs";
+import { CLAIM_LOST_DELIVERIES, MARK_DELIVERIES_QUEUED } from "@/lib/connectors/delivery-jobs";
 import { FAIL_DELIVERY } from "@/lib/connectors/delivery/give-up";
 import {
   CANCEL_DELIVERY,
@@ -76,7 +76,7 @@ const STATEMENTS: Record<string, string> = {
   INSERT_FIRST_SUCCESSES_SKIPPING,
   DISPATCH_PASS,
   MARK_DELIVERIES_QUEUED,
-  CLAIM_UNATTEMPTED_DELIVERIES,
+  CLAIM_LOST_DELIVERIES,
   RECORD_ATTEMPT,
   RECORD_SUCCESSES,
   TOUCH_CONNECTOR_SUCCESS,

@@ -15,8 +15,8 @@ import type { LoadedDelivery } from "./load";
  * (bench/events.ts). Only a delivery that needs more (its first attempt failed) is handed to the
  * Inngest function `deliver-to-connector`, which owns every later attempt, the retry schedule and the
  * disable rule, and picks up the first attempt's recorded outcome (attempts are idempotent through
- * the database). Nothing is lost in a crash: the sweep (queueUnattemptedDeliveries) hands deliveries
- * never attempted after a minute to the job runner.
+ * the database). Nothing is lost in a crash: the sweep (queueLostDeliveries) hands deliveries
+ * never attempted, or failed and never handed off, after a minute to the job runner.
  *
  * Per connector (a lane) at most FIRST_ATTEMPTS_PER_CONNECTOR attempts run at once; a delivery that
  * waits MAX_WAIT_MS for its turn (a slow or hanging endpoint) goes to the job runner instead, where
