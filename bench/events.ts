@@ -28,7 +28,9 @@ import type { CrashableServer, RunningServer } from "@/tests/support/test-server
  *    baseline) runs first, so the JIT has compiled both paths; then ROUNDS rounds of (deliveries,
  *    baseline A, baseline B), each ratio taken within its round, and the median reported. Plain POSTs
  *    from this process (which also runs the receiver) are shown for information. The machine is
- *    shared: the CPU other processes used during each round is shown, as a warning sign.
+ *    shared: the CPU other processes used during each round is shown, as a warning sign. Each line
+ *    gives the CPU per request of the server, PostgreSQL and the receiver, and of it the server's
+ *    garbage collection (what a burst's waiting deliveries keep alive costs in scavenges).
  *    C, after B in each round: the round's events read from PostgreSQL in pages, made envelopes,
  *    signed and POSTed through undici from the server process, nothing stored (bench/server-probe.mjs
  *    readAndSendEvents, written apart from lib/connectors). No delivery design does less, so C / B
@@ -210,11 +212,25 @@ async function cpuMs(serverPid: number): Promise<CpuSample | null> {
   }
 }
 
-/** CPU per request: the server, PostgreSQL, and this process (the receiver, and the bench waiting). */
-function cpuPer(before: CpuSample | null, after: CpuSample | null, n: number): string {
+/**
+ * CPU per request: the server, PostgreSQL, and this process (the receiver, and the bench waiting);
+ * then the server's garbage collection per request (part of its CPU), when the probe measured it.
+ */
+function cpuPer(before: CpuSample | null, after: CpuSample | null, n: number, serverGcMs: number | null = null): string {
   if (!before || !after) return "";
   const ms = (x: number) => (x / n).toFixed(3);
-  return `CPU/request: server ${ms(after.server - before.server)} ms, PostgreSQL ${ms(after.postgres - before.postgres)} ms, receiver ${ms(after.self - before.self)} ms`;
+  const gc = serverGcMs === null ? "" : `; server GC ${ms(serverGcMs)} ms`;
+  return `CPU/request: server ${ms(after.server - before.server)} ms, PostgreSQL ${ms(after.postgres - before.postgres)} ms, receiver ${ms(after.self - before.self)} ms${gc}`;
+}
+
+/** The server's garbage collection time (ms) since the last call (bench/server-probe.mjs); null without the probe. */
+async function serverGcMs(probeUrl: string): Promise<number | null> {
+  try {
+    const res = await fetch(`${probeUrl}/gc`, { method: "POST", body: "{}" });
+    return res.ok ? ((await res.json()) as { ms: number }).ms : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The share of the machine's CPUs that processes other than the server, PostgreSQL and this one used. */
@@ -290,23 +306,27 @@ async function benchDelivery(server: RunningServer & CrashableServer, apiKey: st
       const burst = await commitEvents(projectId, nextEvent, count);
       // After the commit: inserting the events is not delivery work (the dispatcher's first pass may
       // start a moment before this sample, which counts in the deliveries' favour).
+      await serverGcMs(probeUrl);
       const before = await cpuMs(server.pid());
       nextEvent += count;
       const delivered = await receiver.waitFor(already + count, 600_000);
       const lastArrival = Math.max(...burst.ids.map((id) => receiver.arrivals.get(id) ?? 0));
       const after = await cpuMs(server.pid());
+      const gcMs = await serverGcMs(probeUrl);
       if (profile) console.log(`  (profile of the delivery burst: ${await probeProfile(probeUrl, "stop")})`);
       if (!delivered) console.log(`  ! only ${receiver.arrivals.size - already} of ${count} arrived within 10 min`);
-      return { rate: count / ((lastArrival - burst.committedAt) / 1000), cpu: cpuPer(before, after, count), other: otherLoad(before, after), ids: burst.ids };
+      return { rate: count / ((lastArrival - burst.committedAt) / 1000), cpu: cpuPer(before, after, count, gcMs), other: otherLoad(before, after), ids: burst.ids };
     };
     /** A rate the server process measures itself (a baseline, or C), with its CPU and, when asked, a profile (file `name`-…). */
     const measuredInServer = async (name: string, count: number, profile: boolean, run: () => Promise<number | null>) => {
       if (profile) await probeProfile(probeUrl, "start", path.resolve(profileDir as string, `${name}-${Date.now()}`));
+      await serverGcMs(probeUrl);
       const before = await cpuMs(server.pid());
       const rate = await run();
       const after = await cpuMs(server.pid());
+      const gcMs = await serverGcMs(probeUrl);
       if (profile) console.log(`  (profile of ${name}: ${await probeProfile(probeUrl, "stop")})`);
-      return { rate, cpu: cpuPer(before, after, count), other: otherLoad(before, after) };
+      return { rate, cpu: cpuPer(before, after, count, gcMs), other: otherLoad(before, after) };
     };
     const baseline = (client: "node:http" | "undici", count: number, profile = false) =>
       measuredInServer(client.replace(":", "-"), count, profile, () =>

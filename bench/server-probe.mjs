@@ -9,6 +9,7 @@ import crypto from "node:crypto";
 import { writeFileSync } from "node:fs";
 import http from "node:http";
 import inspector from "node:inspector";
+import { PerformanceObserver } from "node:perf_hooks";
 import { isMainThread } from "node:worker_threads";
 import pg from "pg";
 import { Pool } from "undici";
@@ -200,6 +201,17 @@ async function profile(command, file) {
 // inherit this preload, and so do worker threads started with the process's execArgv (OCR), which
 // crashed on the port already taken.
 if (cluster.isPrimary && isMainThread && Number.isInteger(port) && port > 0) {
+  // Garbage collection in this process (ms, every kind) since the last `/gc` call: the delivery
+  // bench reports it per request beside the CPU (survivors of a burst cost scavenges).
+  let gcMs = 0;
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) gcMs += entry.duration;
+  }).observe({ entryTypes: ["gc"] });
+  const takeGcMs = () => {
+    const ms = gcMs;
+    gcMs = 0;
+    return { ms };
+  };
   const control = http.createServer((req, res) => {
     const chunks = [];
     req.on("data", (chunk) => chunks.push(chunk));
@@ -207,7 +219,9 @@ if (cluster.isPrimary && isMainThread && Number.isInteger(port) && port > 0) {
       const request = JSON.parse(Buffer.concat(chunks).toString("utf8"));
       const { url, body, count, inFlight, client } = request;
       const work =
-        req.url === "/profile"
+        req.url === "/gc"
+          ? Promise.resolve(takeGcMs())
+          : req.url === "/profile"
           ? profile(request.command, request.file)
           : req.url === "/read-and-send"
             ? readAndSendEvents(process.env.DATABASE_URL, url, request.ids, inFlight, request.pageSize).then((rate) => ({ rate }))

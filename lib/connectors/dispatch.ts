@@ -44,6 +44,9 @@ interface PassResult {
   waiting: boolean;
 }
 
+/** The pass's figures (the `summary` CTE): on its first row only, so the driver parses no copy of them per delivery. */
+const SUMMARY_COLUMNS = ["events", "waiting", "pass_id", "pass_created_ms"] as const;
+
 /**
  * One pass, one statement (its own transaction): locks the position (no row when another process
  * holds it: that process is dispatching), reads up to $1 events after it below the snapshot horizon
@@ -52,11 +55,11 @@ interface PassResult {
  * events) when there are deliveries, and moves the position past the last event. Nothing else is
  * written: a delivery's row is written after its first attempt (delivery/passes.ts). Answers one
  * row per delivery (its connector and event; dispatched() derives its id: passes.ts
- * firstDeliveryId), in the feed's order (then the connectors' creation), each with the pass's
- * figures; one row without a delivery when there is none. `waiting`: no event was visible below the
- * horizon, and some are above it, behind running transactions (their commit will need a pass); the
- * newest event's txid is one index lookup (an EXISTS over txid >= horizon, planned without the
- * horizon's value, scanned the table).
+ * firstDeliveryId), in the feed's order (then the connectors' creation), the first with the
+ * pass's figures (null on the others); one row without a delivery when there is none. `waiting`:
+ * no event was visible below the horizon, and some are above it, behind running transactions
+ * (their commit will need a pass); the newest event's txid is one index lookup (an EXISTS over
+ * txid >= horizon, planned without the horizon's value, scanned the table).
  */
 export const DISPATCH_PASS = `WITH position AS (
   SELECT txid, seq, pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS horizon
@@ -82,12 +85,17 @@ summary AS (
          coalesce(b.events = 0 AND (SELECT max(txid) FROM events) >= (SELECT horizon FROM position), false) AS waiting,
          pass.id AS pass_id, (extract(epoch FROM pass.created_at) * 1000)::float8 AS pass_created_ms
     FROM (SELECT count(*)::int AS events FROM batch) b LEFT JOIN pass ON true)
-SELECT summary.*, d.* FROM summary
-  LEFT JOIN LATERAL (SELECT connector_id, ${EVENT_ROW_COLUMNS} FROM deliveries ORDER BY txid, seq, connector_created_at) d ON true`;
+SELECT ${SUMMARY_COLUMNS.map((name) => `CASE WHEN d.n IS NULL OR d.n = 1 THEN summary.${name} END AS ${name}`).join(", ")},
+       d.connector_id, ${EVENT_ROW_COLUMNS}
+  FROM summary
+  LEFT JOIN LATERAL (
+    SELECT row_number() OVER (ORDER BY txid, seq, connector_created_at) AS n, connector_id, ${EVENT_ROW_COLUMNS}
+      FROM deliveries ORDER BY txid, seq, connector_created_at) d ON true`;
 
 interface PassRow extends EventRow {
-  events: number;
-  waiting: boolean;
+  /** The pass's figures: null but on its first row (SUMMARY_COLUMNS). */
+  events: number | null;
+  waiting: boolean | null;
   pass_id: string | null;
   pass_created_ms: number | null;
   /** Null on the one row of a pass without deliveries. */
@@ -99,24 +107,26 @@ type DeliveryRow = PassRow & { connector_id: string; event_id: string };
 
 async function dispatchPass(limit: number): Promise<PassResult> {
   const { rows } = await sqlPool().query<PassRow>({ name: "sieve-dispatch-pass", text: DISPATCH_PASS, values: [limit] });
-  const first = rows[0];
-  if (!first) return { events: 0, deliveries: [], waiting: false };
+  const summary = rows.find((row) => row.events !== null); // the first row
+  if (!summary) return { events: 0, deliveries: [], waiting: false };
   let deliveries: DispatchedDelivery[] = [];
-  if (first.connector_id !== null && first.pass_id !== null) {
+  if (summary.connector_id !== null && summary.pass_id !== null) {
     const delivered = rows as DeliveryRow[];
     const connectors = await dispatchConnectors(new Set(delivered.map((row) => row.connector_id)));
-    const { pass_id: passId, pass_created_ms: createdMs } = first as { pass_id: string; pass_created_ms: number };
+    const { pass_id: passId, pass_created_ms: createdMs } = summary as { pass_id: string; pass_created_ms: number };
     deliveries = delivered.map((row) => dispatched(row, connectors.get(row.connector_id), passId, createdMs));
   }
-  return { events: first.events, deliveries, waiting: first.waiting };
+  return { events: summary.events ?? 0, deliveries, waiting: summary.waiting ?? false };
 }
 
 /** A delivery of a pass, not stored yet; without its connector (deleted since: not expected) the attempt stores and reads it. */
 function dispatched(row: DeliveryRow, connector: StampedConnector | undefined, passId: string, createdMs: number): DispatchedDelivery {
-  const deliveryId = firstDeliveryId(row.event_id, row.connector_id);
-  const unsaved: UnsavedDelivery = { deliveryId, connectorId: row.connector_id, eventId: row.event_id, createdMs, passId, stored: false };
+  // The connector's own id string, shared by its deliveries (the row's copy goes with the row).
+  const connectorId = connector?.read.connector.id ?? row.connector_id;
+  const deliveryId = firstDeliveryId(row.event_id, connectorId);
+  const unsaved: UnsavedDelivery = { deliveryId, connectorId, eventId: row.event_id, createdMs, passId, stored: false };
   const loaded = connector ? newDelivery(connector.read, storedEvent(row, connector.read.connector.projectId), unsaved) : null;
-  return { deliveryId, connectorId: row.connector_id, loaded, stamp: connector?.stamp ?? null, unsaved };
+  return { deliveryId, connectorId, loaded, stamp: connector?.stamp ?? null, unsaved };
 }
 
 /** A new delivery (one object literal: every delivery of a pass has the same shape). */
