@@ -80,6 +80,23 @@ const success = (d: DispatchedDelivery) => ({
   unsaved: d.unsaved,
 });
 
+/** Two events dispatched to a new connector and their rows stored, their first attempts never made (as a crash leaves them). */
+async function storedUnattempted(): Promise<{ hook: string }> {
+  const p = await project();
+  const hook = await connector(p);
+  await recordEvents(pool, [event(p), event(p)]);
+  await dispatchEvents();
+  const { storeDispatched } = await import("@/lib/connectors/delivery/passes");
+  await storeDispatched(started.map((d) => d.unsaved));
+  return { hook };
+}
+
+/** Makes every delivery and pass old enough for the sweep (CONNECTOR_SWEEP_AFTER_SECONDS). */
+async function ageForTheSweep(): Promise<void> {
+  await pool.query("UPDATE connector_deliveries SET created_at = now() - interval '2 minutes'");
+  await pool.query("UPDATE connector_dispatch_passes SET created_at = now() - interval '2 minutes'");
+}
+
 const passCount = async () => Number((await pool.query<{ n: string }>("SELECT count(*) AS n FROM connector_dispatch_passes")).rows[0]!.n);
 
 async function deliveries(): Promise<{ connector_id: string; type: string; title: string }[]> {
@@ -231,27 +248,16 @@ describe("connector dispatcher", () => {
   });
 
   it("hands stored deliveries a crash left unattempted to the job runner, once", async () => {
-    const p = await project();
-    await connector(p);
-    await recordEvents(pool, [event(p), event(p)]);
-    await dispatchEvents();
-    const { storeDispatched } = await import("@/lib/connectors/delivery/passes");
-    await storeDispatched(started.map((d) => d.unsaved));
+    await storedUnattempted();
     expect(await dispatch.sweepLostDeliveries()).toBe(0);
-    await pool.query("UPDATE connector_deliveries SET created_at = now() - interval '2 minutes'");
-    await pool.query("UPDATE connector_dispatch_passes SET created_at = now() - interval '2 minutes'");
+    await ageForTheSweep();
     expect(await dispatch.sweepLostDeliveries()).toBe(2);
     expect(await dispatch.sweepLostDeliveries()).toBe(0);
     expect((await deliveries()).length).toBe(2);
   });
 
   it("hands a failed first attempt whose hand-off a crash lost to the job runner, once", async () => {
-    const p = await project();
-    const hook = await connector(p);
-    await recordEvents(pool, [event(p), event(p)]);
-    await dispatchEvents();
-    const { storeDispatched } = await import("@/lib/connectors/delivery/passes");
-    await storeDispatched(started.map((d) => d.unsaved));
+    const { hook } = await storedUnattempted();
     // The first attempt failed and was recorded (pending, a retry due); the process died before it
     // handed the delivery to the job runner. The other delivery's hand-off committed.
     const [failed, handedOff] = started;
@@ -270,8 +276,7 @@ describe("connector dispatcher", () => {
     });
     expect(saved?.status).toBe("pending");
     await pool.query("UPDATE connector_deliveries SET queued_at = now() WHERE id = $1", [handedOff!.deliveryId]);
-    await pool.query("UPDATE connector_deliveries SET created_at = now() - interval '2 minutes'");
-    await pool.query("UPDATE connector_dispatch_passes SET created_at = now() - interval '2 minutes'");
+    await ageForTheSweep();
 
     expect(await dispatch.sweepLostDeliveries()).toBe(1);
     const { rows: jobs } = await pool.query<{ event_id: string }>("SELECT event_id FROM pipeline_outbox");
