@@ -6,7 +6,7 @@ import { sqlPool } from "@/lib/db/client";
 import { recordEvents, type NewEvent } from "@/lib/events/record";
 import { percentile, timedCall, verdict } from "@/bench/http-timing";
 import { plainSignedPosts } from "@/bench/server-probe.mjs";
-import { cpuMs, cpuPer, otherLoad, plainSignedPostsInServer, probeProfile, readAndSendInServer, serverGcMs } from "@/bench/server-measures";
+import { cpuMs, cpuPer, otherLoad, plainSignedPostsInServer, probeProfile, readAndSendInServer, serverLoop } from "@/bench/server-measures";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { CrashableServer, RunningServer } from "@/tests/support/test-server";
@@ -197,27 +197,27 @@ async function benchDelivery(server: RunningServer & CrashableServer, apiKey: st
       const burst = await commitEvents(projectId, nextEvent, count);
       // After the commit: inserting the events is not delivery work (the dispatcher's first pass may
       // start a moment before this sample, which counts in the deliveries' favour).
-      await serverGcMs(probeUrl);
+      await serverLoop(probeUrl);
       const before = await cpuMs(server.pid());
       nextEvent += count;
       const delivered = await receiver.waitFor(already + count, 600_000);
       const lastArrival = Math.max(...burst.ids.map((id) => receiver.arrivals.get(id) ?? 0));
       const after = await cpuMs(server.pid());
-      const gcMs = await serverGcMs(probeUrl);
+      const loop = await serverLoop(probeUrl);
       if (profile) console.log(`  (profile of the delivery burst: ${await probeProfile(probeUrl, "stop")})`);
       if (!delivered) console.log(`  ! only ${receiver.arrivals.size - already} of ${count} arrived within 10 min`);
-      return { rate: count / ((lastArrival - burst.committedAt) / 1000), cpu: cpuPer(before, after, count, gcMs), other: otherLoad(before, after), ids: burst.ids };
+      return { rate: count / ((lastArrival - burst.committedAt) / 1000), cpu: cpuPer(before, after, count, loop), other: otherLoad(before, after), ids: burst.ids };
     };
     /** A rate the server process measures itself (a baseline, or C), with its CPU and, when asked, a profile (file `name`-…). */
     const measuredInServer = async (name: string, count: number, profile: boolean, run: () => Promise<number | null>) => {
       if (profile) await probeProfile(probeUrl, "start", path.resolve(profileDir as string, `${name}-${Date.now()}`));
-      await serverGcMs(probeUrl);
+      await serverLoop(probeUrl);
       const before = await cpuMs(server.pid());
       const rate = await run();
       const after = await cpuMs(server.pid());
-      const gcMs = await serverGcMs(probeUrl);
+      const loop = await serverLoop(probeUrl);
       if (profile) console.log(`  (profile of ${name}: ${await probeProfile(probeUrl, "stop")})`);
-      return { rate, cpu: cpuPer(before, after, count, gcMs), other: otherLoad(before, after) };
+      return { rate, cpu: cpuPer(before, after, count, loop), other: otherLoad(before, after) };
     };
     const baseline = (client: "node:http" | "undici", count: number, profile = false) =>
       measuredInServer(client.replace(":", "-"), count, profile, () =>

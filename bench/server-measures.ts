@@ -89,20 +89,29 @@ export async function cpuMs(serverPid: number): Promise<CpuSample | null> {
 
 /**
  * CPU per request: the server, PostgreSQL, and this process (the receiver, and the bench waiting);
- * then the server's garbage collection per request (part of its CPU), when the probe measured it.
+ * then, when the probe measured them, the server's garbage collection per request (part of its
+ * CPU) and how much of the time its event loop was busy.
  */
-export function cpuPer(before: CpuSample | null, after: CpuSample | null, n: number, serverGcMs: number | null = null): string {
+export function cpuPer(before: CpuSample | null, after: CpuSample | null, n: number, loop: ServerLoop | null = null): string {
   if (!before || !after) return "";
   const ms = (x: number) => (x / n).toFixed(3);
-  const gc = serverGcMs === null ? "" : `; server GC ${ms(serverGcMs)} ms`;
+  const gc = loop === null ? "" : `; server GC ${ms(loop.gcMs)} ms, event loop busy ${(loop.busy * 100).toFixed(0)}%`;
   return `CPU/request: server ${ms(after.server - before.server)} ms, PostgreSQL ${ms(after.postgres - before.postgres)} ms, receiver ${ms(after.self - before.self)} ms${gc}`;
 }
 
-/** The server's garbage collection time (ms) since the last call (bench/server-probe.mjs); null without the probe. */
-export async function serverGcMs(probeUrl: string): Promise<number | null> {
+export interface ServerLoop {
+  gcMs: number;
+  /** The share of the time its event loop ran callbacks (0–1). */
+  busy: number;
+}
+
+/** The server's garbage collection time (ms) and event-loop use since the last call (bench/server-probe.mjs); null without the probe. */
+export async function serverLoop(probeUrl: string): Promise<ServerLoop | null> {
   try {
     const res = await fetch(`${probeUrl}/gc`, { method: "POST", body: "{}" });
-    return res.ok ? ((await res.json()) as { ms: number }).ms : null;
+    if (!res.ok) return null;
+    const { ms, loopBusy } = (await res.json()) as { ms: number; loopBusy: number };
+    return { gcMs: ms, busy: loopBusy };
   } catch {
     return null;
   }

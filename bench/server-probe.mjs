@@ -201,16 +201,22 @@ async function profile(command, file) {
 // inherit this preload, and so do worker threads started with the process's execArgv (OCR), which
 // crashed on the port already taken.
 if (cluster.isPrimary && isMainThread && Number.isInteger(port) && port > 0) {
-  // Garbage collection in this process (ms, every kind) since the last `/gc` call: the delivery
-  // bench reports it per request beside the CPU (survivors of a burst cost scavenges).
+  // Garbage collection in this process (ms, every kind) since the last `/gc` call, and the share of
+  // that time its event loop was busy: the delivery bench reports them beside the CPU (survivors of
+  // a burst cost scavenges; a loop idle while deliveries wait means they wait on the receiver or
+  // the database, not on this process's CPU).
   let gcMs = 0;
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) gcMs += entry.duration;
   }).observe({ entryTypes: ["gc"] });
+  let loopSince = performance.eventLoopUtilization();
   const takeGcMs = () => {
     const ms = gcMs;
     gcMs = 0;
-    return { ms };
+    const loop = performance.eventLoopUtilization();
+    const loopBusy = performance.eventLoopUtilization(loop, loopSince).utilization;
+    loopSince = loop;
+    return { ms, loopBusy };
   };
   const control = http.createServer((req, res) => {
     const chunks = [];

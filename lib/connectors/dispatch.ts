@@ -7,9 +7,9 @@ import { kickOutbox } from "@/lib/jobs/outbox";
 import { queueLostDeliveries } from "./delivery-jobs";
 import { connectorStamp, quietSince, watchConnectorChanges } from "./delivery/connector-changes";
 import { readAheadRoom, startFirstAttempts, type DispatchedDelivery } from "./delivery/first-attempts";
-import { firstDeliveryId, RECEIVING_CONNECTORS, trackPass, type UnsavedDelivery } from "./delivery/passes";
-import { dispatchConnectors, type DispatchConnector, type StampedConnector } from "./delivery/dispatch-connectors";
-import { EVENT_COLUMNS, EVENT_ROW_COLUMNS, storedEvent, type EventRow, type LoadedDelivery } from "./delivery/load";
+import { firstDeliveryId, RECEIVING_CONNECTORS, trackPass, type DispatchPass } from "./delivery/passes";
+import { dispatchConnectors, type StampedConnector } from "./delivery/dispatch-connectors";
+import { EVENT_COLUMNS, EVENT_ROW_COLUMNS, storedEvent, type EventRow } from "./delivery/load";
 
 /**
  * The connector dispatcher: turns committed events into deliveries, once each. It reads events in
@@ -113,35 +113,29 @@ async function dispatchPass(limit: number): Promise<PassResult> {
   if (summary.connector_id !== null && summary.pass_id !== null) {
     const delivered = rows as DeliveryRow[];
     const connectors = await dispatchConnectors(new Set(delivered.map((row) => row.connector_id)));
-    const { pass_id: passId, pass_created_ms: createdMs } = summary as { pass_id: string; pass_created_ms: number };
-    deliveries = delivered.map((row) => dispatched(row, connectors.get(row.connector_id), passId, createdMs));
+    const pass: DispatchPass = { id: summary.pass_id, createdMs: summary.pass_created_ms as number };
+    deliveries = delivered.map((row) => dispatched(row, connectors.get(row.connector_id), pass));
   }
   return { events: summary.events ?? 0, deliveries, waiting: summary.waiting ?? false };
 }
 
-/** A delivery of a pass, not stored yet; without its connector (deleted since: not expected) the attempt stores and reads it. */
-function dispatched(row: DeliveryRow, connector: StampedConnector | undefined, passId: string, createdMs: number): DispatchedDelivery {
+/**
+ * A delivery of a pass, not stored yet: one object (its own UnsavedDelivery, later its place in
+ * its lane), which shares its pass and its connector with the pass's other deliveries; without its
+ * connector (deleted since: not expected) the attempt stores and reads it.
+ */
+function dispatched(row: DeliveryRow, connector: StampedConnector | undefined, pass: DispatchPass): DispatchedDelivery {
   // The connector's own id string, shared by its deliveries (the row's copy goes with the row).
   const connectorId = connector?.read.connector.id ?? row.connector_id;
-  const deliveryId = firstDeliveryId(row.event_id, connectorId);
-  const unsaved: UnsavedDelivery = { deliveryId, connectorId, eventId: row.event_id, createdMs, passId, stored: false };
-  const loaded = connector ? newDelivery(connector.read, storedEvent(row, connector.read.connector.projectId), unsaved) : null;
-  return { deliveryId, connectorId, loaded, stamp: connector?.stamp ?? null, unsaved };
-}
-
-/** A new delivery (one object literal: every delivery of a pass has the same shape). */
-function newDelivery(read: DispatchConnector, event: LoadedDelivery["event"], unsaved: UnsavedDelivery): LoadedDelivery {
   return {
-    status: "pending",
-    attempts: 0,
-    nextAttemptAt: null,
-    lastStatusCode: null,
-    lastError: null,
-    connector: read.connector,
-    connectorHealth: read.connectorHealth,
-    event,
-    recordedAttempt: null,
-    unsaved,
+    deliveryId: firstDeliveryId(row.event_id, connectorId),
+    connectorId,
+    eventId: row.event_id,
+    pass,
+    stored: false,
+    connector: connector ?? null,
+    event: connector ? storedEvent(row, connector.read.connector.projectId) : null,
+    since: 0,
   };
 }
 
@@ -161,7 +155,7 @@ export async function dispatchEvents(
     const pass = await dispatchPass(limit);
     total += pass.deliveries.length;
     if (pass.deliveries.length > 0) {
-      trackPass(pass.deliveries[0]!.unsaved.passId, pass.deliveries.length);
+      trackPass(pass.deliveries[0]!.pass.id, pass.deliveries.length);
       attempt(pass.deliveries);
     }
     if (pass.events < limit) return { deliveries: total, waiting: pass.waiting };

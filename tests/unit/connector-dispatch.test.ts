@@ -64,7 +64,7 @@ async function connector(projectId: string, options: { eventTypes?: string[]; en
 const event = (projectId: string, type: NewEvent["type"] = "asset.uploaded"): NewEvent => ({ projectId, type, title: type, facts: [] });
 
 /** What the dispatcher handed to the first attempts (their rows are written by the attempts). */
-const dispatched = () => started.map((d) => ({ connector_id: d.connectorId, type: d.loaded!.event!.type, title: dispatchedTitle(d) }));
+const dispatched = () => started.map((d) => ({ connector_id: d.connectorId, type: d.event!.type, title: dispatchedTitle(d) }));
 
 /** A success of dispatched delivery `d`'s first attempt, as the hot path records it. */
 const success = (d: DispatchedDelivery) => ({
@@ -77,7 +77,7 @@ const success = (d: DispatchedDelivery) => ({
   error: null,
   responseExcerpt: "ok",
   lastSuccessAt: null,
-  unsaved: d.unsaved,
+  unsaved: d,
 });
 
 /** Two events dispatched to a new connector and their rows stored, their first attempts never made (as a crash leaves them). */
@@ -87,7 +87,7 @@ async function storedUnattempted(): Promise<{ hook: string }> {
   await recordEvents(pool, [event(p), event(p)]);
   await dispatchEvents();
   const { storeDispatched } = await import("@/lib/connectors/delivery/passes");
-  await storeDispatched(started.map((d) => d.unsaved));
+  await storeDispatched(started);
   return { hook };
 }
 
@@ -174,7 +174,7 @@ describe("connector dispatcher", () => {
     ]);
     expect(freshRows).toEqual([{ status: "succeeded", attempts: 1, first_latency_ms: 3 }]);
     const { rows: lateRows } = await pool.query("SELECT status::text AS status, attempts FROM connector_deliveries WHERE event_id = $1", [
-      late!.loaded!.event!.id,
+      late!.eventId,
     ]);
     expect(lateRows).toEqual([{ status: "succeeded", attempts: 1 }]);
     const { rows: lateLog } = await pool.query("SELECT attempt, status_code FROM connector_delivery_attempts WHERE delivery_id = $1", [late!.deliveryId]);
@@ -224,7 +224,7 @@ describe("connector dispatcher", () => {
     await dispatchEvents();
     await store.recordSuccesses(pool, started.map(success));
     const [first] = started.filter((d) => d.connectorId === hook);
-    const eventId = first!.unsaved.eventId;
+    const eventId = first!.eventId;
     const { rows } = await pool.query<{ id: string }>(
       `INSERT INTO connector_deliveries (id, connector_id, event_id, replay_of, status, updated_at)
        VALUES (gen_random_uuid(), $1, $2, $3, 'pending', now()) RETURNING id`,
@@ -233,7 +233,7 @@ describe("connector dispatcher", () => {
     const { deliveriesOfEvent } = await import("@/lib/connectors/deliveries");
     const passes = await import("@/lib/connectors/delivery/passes");
     expect((await deliveriesOfEvent(hook, eventId)).sort()).toEqual([first!.deliveryId, rows[0]!.id].sort());
-    const toOther = started.find((d) => d.connectorId === other && d.unsaved.eventId === eventId)!;
+    const toOther = started.find((d) => d.connectorId === other && d.eventId === eventId)!;
     expect(await deliveriesOfEvent(other, eventId)).toEqual([toOther.deliveryId]);
     // The lookup's predicate for replays is the partial index's, as the migration wrote it: the index serves it.
     const client = await pool.connect();

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ConnectorDeliveryData } from "../delivery-jobs";
 import type { AttemptOutcome, FirstAttemptListener } from "./attempt";
+import type { DispatchConnector } from "./dispatch-connectors";
 import type { LoadedDelivery } from "./load";
+import type { StoredEvent } from "./envelope";
 import type { DispatchedDelivery } from "./first-attempts";
 import type { UnsavedDelivery } from "./passes";
 
@@ -35,11 +37,17 @@ const never = () => new Promise<never>(() => undefined);
 let lane = 0;
 /** `count` deliveries of a connector of their own. */
 function deliveries(count: number, connectorId = `connector-${++lane}`): DispatchedDelivery[] {
-  return Array.from({ length: count }, (_, i) => {
-    const deliveryId = `${connectorId}-d${i}`;
-    const unsaved: UnsavedDelivery = { deliveryId, connectorId, eventId: `event-${i}`, createdMs: 0, passId: "1", stored: false };
-    return { deliveryId, connectorId, loaded: null, stamp: null, unsaved };
-  });
+  const pass = { id: "1", createdMs: 0 };
+  return Array.from({ length: count }, (_, i) => ({
+    deliveryId: `${connectorId}-d${i}`,
+    connectorId,
+    eventId: `event-${i}`,
+    pass,
+    stored: false,
+    connector: null,
+    event: null,
+    since: 0,
+  }));
 }
 /** Deliveries whose rows were written (storeDispatched) before anything else was done with them. */
 const stored = () => storeDispatched.mock.calls.flatMap(([list]) => list.map((d) => d!.deliveryId));
@@ -108,9 +116,15 @@ describe("first attempts", () => {
     const listeners: FirstAttemptListener[] = [];
     attemptDelivery.mockImplementation(never);
     startWebhookFirstAttempt.mockImplementation((_id, _loaded, listener) => (listeners.push(listener), true));
-    const all = deliveries(FIRST_ATTEMPTS_PER_CONNECTOR + 2).map((d) => ({ ...d, loaded: {} as LoadedDelivery, stamp: 1 }));
+    const all = deliveries(FIRST_ATTEMPTS_PER_CONNECTOR + 2).map((d) => ({ ...d, connector: { read: {} as DispatchConnector, stamp: 1 }, event: {} as StoredEvent }));
     startFirstAttempts(all);
     expect(listeners).toHaveLength(FIRST_ATTEMPTS_PER_CONNECTOR);
+    // Attempted as the dispatcher read it: pending, never attempted, with its event, its row not written.
+    const [deliveryId, loaded] = startWebhookFirstAttempt.mock.calls[0]! as [string, LoadedDelivery, unknown];
+    expect(deliveryId).toBe(all[0]!.deliveryId);
+    expect(loaded).toMatchObject({ status: "pending", attempts: 0, recordedAttempt: null });
+    expect(loaded.event).toBe(all[0]!.event);
+    expect(loaded.unsaved).toBe(all[0]);
     expect(attemptDelivery).not.toHaveBeenCalled();
     expect(storeDispatched).not.toHaveBeenCalled(); // the hot path writes a success's row once, with its outcome
 

@@ -6,6 +6,8 @@ import { handOffDeliveries, type ConnectorDeliveryData } from "../delivery-jobs"
 import { storeDispatched, type UnsavedDelivery } from "./passes";
 import { attemptDelivery, startWebhookFirstAttempt, type AttemptOutcome, type FirstAttemptListener } from "./attempt";
 import { unchangedSince } from "./connector-changes";
+import type { DispatchConnector, StampedConnector } from "./dispatch-connectors";
+import type { StoredEvent } from "./envelope";
 import type { LoadedDelivery } from "./load";
 
 /**
@@ -34,22 +36,22 @@ export const READ_AHEAD = 1000;
 /** A lane whose oldest delivery has waited this long is stalled: it no longer holds the dispatcher back. */
 export const STALLED_AFTER_MS = 1000;
 /**
- * A delivery as the dispatcher inserted it: with the connector and event an attempt needs, and the
- * connector-changes stamp taken before that read. An attempt uses `loaded` while the connector is
- * unchanged since (connector-changes.ts: enabled, target, secrets, subscriptions, failure run are
- * announced by the database) and no attempt of its lane failed; otherwise it reads the delivery
- * again (batched.ts). A success frees its slot when the response is in, and is recorded in a batch
- * with others; a failure keeps its slot until it is recorded and handed off.
+ * A delivery as the dispatcher read it, its row not written yet (the attempt writes it: passes.ts):
+ * with the event and connector an attempt needs, the connector as read with the connector-changes
+ * stamp taken before that read. An attempt uses them while the connector is unchanged since
+ * (connector-changes.ts: enabled, target, secrets, subscriptions, failure run are announced by the
+ * database) and no attempt of its lane failed; otherwise it reads the delivery again (batched.ts).
+ * A success frees its slot when the response is in, and is recorded in a batch with others; a
+ * failure keeps its slot until it is recorded and handed off. One object per delivery from the
+ * pass to its record (a burst keeps a thousand waiting: each object more cost the server's garbage
+ * collection, bench/events.ts).
  */
-export interface DispatchedDelivery extends ConnectorDeliveryData {
-  loaded: LoadedDelivery | null;
-  stamp: number | null;
-  /** Its row is written by the attempt (passes.ts). */
-  unsaved: UnsavedDelivery;
-}
-
-interface Waiting {
-  delivery: DispatchedDelivery;
+export interface DispatchedDelivery extends ConnectorDeliveryData, UnsavedDelivery {
+  /** Shared by the connector's deliveries; null when the connector was gone at dispatch. */
+  connector: StampedConnector | null;
+  /** Its envelope as the pass read it (null without a connector); released once a success is sent. */
+  event: StoredEvent | null;
+  /** When it joined its lane's queue (performance.now()). */
   since: number;
 }
 
@@ -58,7 +60,7 @@ interface Lane {
   /** A pump is due (refillSoon) for the slots freed in this turn of the event loop. */
   pumpScheduled: boolean;
   /** Oldest first (`since` never decreases). */
-  waiting: Waiting[];
+  waiting: DispatchedDelivery[];
   /** Armed while deliveries wait: fires at the oldest one's deadline (or earlier; it re-arms). */
   timer?: NodeJS.Timeout;
   /** An attempt failed: later attempts load their delivery afresh. */
@@ -74,7 +76,8 @@ export function startFirstAttempts(deliveries: readonly DispatchedDelivery[]): v
   for (const delivery of deliveries) {
     let lane = lanes().get(delivery.connectorId);
     if (!lane) lanes().set(delivery.connectorId, (lane = { running: 0, pumpScheduled: false, waiting: [], failed: false }));
-    lane.waiting.push({ delivery, since: now });
+    delivery.since = now;
+    lane.waiting.push(delivery);
     touched.add(delivery.connectorId);
   }
   for (const connectorId of touched) pump(connectorId);
@@ -103,8 +106,8 @@ function pump(connectorId: string): void {
   const now = performance.now();
   let overdue = 0;
   while (overdue < lane.waiting.length && now - lane.waiting[overdue]!.since >= MAX_WAIT_MS) overdue++;
-  if (overdue > 0) void handOff(lane.waiting.splice(0, overdue).map((w) => w.delivery));
-  while (lane.running < FIRST_ATTEMPTS_PER_CONNECTOR && lane.waiting.length > 0) start(connectorId, lane, lane.waiting.shift()!.delivery);
+  if (overdue > 0) void handOff(lane.waiting.splice(0, overdue));
+  while (lane.running < FIRST_ATTEMPTS_PER_CONNECTOR && lane.waiting.length > 0) start(connectorId, lane, lane.waiting.shift()!);
 
   const oldest = lane.waiting[0];
   if (!oldest) {
@@ -156,7 +159,7 @@ class FirstAttempt implements FirstAttemptListener {
   }
 
   sent(): void {
-    this.delivery.loaded = null; // its event is not needed any more while the success waits for its record
+    this.delivery.event = null; // not needed any more while the success waits for its record
     this.free();
   }
 
@@ -181,16 +184,33 @@ class FirstAttempt implements FirstAttemptListener {
 function start(connectorId: string, lane: Lane, next: DispatchedDelivery): void {
   lane.running++;
   const attempt = new FirstAttempt(connectorId, lane, next);
-  const current = !lane.failed && unchangedSince(connectorId, next.stamp);
-  const preloaded = current ? (next.loaded ?? undefined) : undefined;
+  const read = next.connector;
+  const current = read !== null && next.event !== null && !lane.failed && unchangedSince(connectorId, read.stamp);
+  const preloaded = current ? newDelivery(read.read, next.event, next) : undefined;
   if (preloaded && startWebhookFirstAttempt(next.deliveryId, preloaded, attempt)) return;
   // Anything else reads or updates the delivery's row: it is written first.
-  storeDispatched([next.unsaved])
+  storeDispatched([next])
     .then(() => attemptDelivery(next.deliveryId, 1, { listener: attempt, batched: true, preloaded }))
     .then(
       (outcome) => attempt.settled(outcome),
       (error: unknown) => attempt.failed(error),
     );
+}
+
+/** A dispatched delivery as an attempt reads it: pending, never attempted, its row maybe not written yet. */
+function newDelivery(read: DispatchConnector, event: StoredEvent | null, unsaved: UnsavedDelivery): LoadedDelivery {
+  return {
+    status: "pending",
+    attempts: 0,
+    nextAttemptAt: null,
+    lastStatusCode: null,
+    lastError: null,
+    connector: read.connector,
+    connectorHealth: read.connectorHealth,
+    event,
+    recordedAttempt: null,
+    unsaved,
+  };
 }
 
 /**
@@ -199,7 +219,7 @@ function start(connectorId: string, lane: Lane, next: DispatchedDelivery): void 
  */
 async function handOff(deliveries: readonly DispatchedDelivery[]): Promise<void> {
   try {
-    await storeDispatched(deliveries.map((d) => d.unsaved));
+    await storeDispatched(deliveries);
     await withTransaction(sqlPool(), (client) => handOffDeliveries(client, deliveries));
     void kickOutbox();
   } catch (error) {

@@ -89,6 +89,13 @@ missing AS (
 done AS (DELETE FROM connector_dispatch_passes WHERE id IN (SELECT id FROM pass) RETURNING id)
 SELECT missing.id, missing.connector_id FROM done LEFT JOIN missing ON true`;
 
+/** A committed dispatch pass, shared by its deliveries. */
+export interface DispatchPass {
+  id: string;
+  /** When it was committed (ms since the epoch): its deliveries' created_at. */
+  createdMs: number;
+}
+
 /**
  * A dispatched delivery without its row yet. One object per delivery, shared by everything that
  * handles it, so it is counted as stored once (settleStored).
@@ -97,9 +104,7 @@ export interface UnsavedDelivery {
   deliveryId: string;
   connectorId: string;
   eventId: string;
-  /** When it was dispatched (ms since the epoch): its row's created_at. */
-  createdMs: number;
-  passId: string;
+  pass: DispatchPass;
   stored: boolean;
 }
 
@@ -121,12 +126,13 @@ export function settleStored(deliveries: Iterable<UnsavedDelivery>): void {
   for (const delivery of deliveries) {
     if (delivery.stored) continue;
     delivery.stored = true;
-    const left = (passes.get(delivery.passId) ?? 1) - 1;
+    const passId = delivery.pass.id;
+    const left = (passes.get(passId) ?? 1) - 1;
     if (left > 0) {
-      passes.set(delivery.passId, left);
+      passes.set(passId, left);
     } else {
-      passes.delete(delivery.passId);
-      done.push(delivery.passId);
+      passes.delete(passId);
+      done.push(passId);
     }
   }
   if (done.length === 0) return;
@@ -144,7 +150,7 @@ export function settleStored(deliveries: Iterable<UnsavedDelivery>): void {
 export async function storeDispatched(deliveries: readonly (UnsavedDelivery | null | undefined)[]): Promise<void> {
   const unsaved = deliveries.filter((d): d is UnsavedDelivery => d != null && !d.stored);
   if (unsaved.length === 0) return;
-  const rows = unsaved.map((d) => ({ id: d.deliveryId, connector_id: d.connectorId, event_id: d.eventId, created_ms: d.createdMs }));
+  const rows = unsaved.map((d) => ({ id: d.deliveryId, connector_id: d.connectorId, event_id: d.eventId, created_ms: d.pass.createdMs }));
   await sqlPool().query(INSERT_DISPATCHED_DELIVERIES, [JSON.stringify(rows)]);
   settleStored(unsaved);
 }

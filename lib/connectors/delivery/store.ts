@@ -299,7 +299,7 @@ function firstSuccessesJson(successes: readonly SuccessInput[]): string {
     const r = successes[i] as SuccessInput;
     const unsaved = r.unsaved as UnsavedDelivery;
     if (i > 0) json += ",";
-    json += `{"d":"${r.deliveryId}","c":"${r.connectorId}","e":"${unsaved.eventId}","cm":${unsaved.createdMs},"sm":${r.startedMs},`;
+    json += `{"d":"${r.deliveryId}","c":"${r.connectorId}","e":"${unsaved.eventId}","cm":${unsaved.pass.createdMs},"sm":${r.startedMs},`;
     json += `"l":${r.latencyMs},"s":${r.statusCode ?? "null"},"x":${r.responseExcerpt === null ? "null" : JSON.stringify(r.responseExcerpt)}}`;
   }
   return `${json}]`;
