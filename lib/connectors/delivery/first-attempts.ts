@@ -43,8 +43,8 @@ export const STALLED_AFTER_MS = 1000;
  * database) and no attempt of its lane failed; otherwise it reads the delivery again (batched.ts).
  * A success frees its slot when the response is in, and is recorded in a batch with others; a
  * failure keeps its slot until it is recorded and handed off. One object per delivery from the
- * pass to its record (a burst keeps a thousand waiting: each object more cost the server's garbage
- * collection, bench/events.ts).
+ * pass to its record, sharing its pass and its connector's read with the others: a burst keeps
+ * about READ_AHEAD of them waiting, and what they hold is what the server's scavenges copy.
  */
 export interface DispatchedDelivery extends ConnectorDeliveryData, UnsavedDelivery {
   /** Shared by the connector's deliveries; null when the connector was gone at dispatch. */
