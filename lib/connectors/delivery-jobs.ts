@@ -42,10 +42,12 @@ export async function handOffDeliveries(runner: SqlRunner, deliveries: readonly 
 /**
  * Stored deliveries a crash (or a failing database) left without a job: pending and never handed to
  * the job runner, $1 seconds old (CONNECTOR_SWEEP_AFTER_SECONDS) — a first attempt that never
- * happened (the process died between storing and attempting), or a failed first attempt whose
- * hand-off (first-attempts.ts) did not commit: its retries are the job's. A first attempt takes at
- * most MAX_WAIT_MS in its lane plus the request's timeout, well under the default minute; a hand-off
- * racing the sweep is one job all the same (the message id deduplicates, attempts are idempotent).
+ * happened (the process died between storing and attempting), or one left pending whose hand-off
+ * did not commit (a failure is handed off in the transaction of its record, attempt.ts; an outcome
+ * read back pending, or a delivery overdue in its lane, is handed off after: first-attempts.ts).
+ * A first attempt takes at most MAX_WAIT_MS in its lane plus the request's timeout, well under the
+ * default minute; a hand-off racing the sweep is one job all the same (the message id
+ * deduplicates, attempts are idempotent).
  */
 export const CLAIM_LOST_DELIVERIES = `WITH stale AS (
     SELECT id FROM connector_deliveries

@@ -2,8 +2,10 @@ import { config } from "@/lib/core/config";
 import { sqlPool } from "@/lib/db/client";
 import { Rollback, withTransaction } from "@/lib/db/transaction";
 import { recordEvents } from "@/lib/events/record";
+import { kickOutbox } from "@/lib/jobs/outbox";
 import type { WebhookAnswer, WebhookSink } from "@/lib/net/webhook-post";
 import { sendWebhookPost } from "@/lib/net/webhook-post";
+import { handOffDeliveries } from "../delivery-jobs";
 import { loadFirstAttempt, queueSuccess, recordSuccessBatched, type QueuedSuccess } from "./batched";
 import type { StoredEvent } from "./envelope";
 import { connectorFailingEvent, failureRun } from "./failing";
@@ -46,7 +48,8 @@ import { storeDispatched, type UnsavedDelivery } from "./passes";
  * failures is one statement under the connector's row lock (attempt row, delivery, failure run
  * reset). A failure is one transaction under the connector's row lock: the failure run grows, and
  * when the disable rule holds (failing.ts) the connector is turned off, `connector.failing` is
- * recorded and its other pending deliveries are cancelled, all at once.
+ * recorded and its other pending deliveries are cancelled, all at once (and a lane's first attempt
+ * left pending is handed to the job runner: AttemptOptions.handOffRetry).
  */
 export interface AttemptOutcome {
   deliveryId: string;
@@ -61,6 +64,8 @@ export interface AttemptOutcome {
   nextAttemptAt: number | null;
   /** False when this call sent nothing (the attempt was recorded before, or the delivery had ended). */
   sent: boolean;
+  /** Handed to the job runner for its retries in the transaction that recorded this attempt (AttemptOptions.handOffRetry). */
+  queued: boolean;
 }
 
 const CONNECTOR_OFF = "cancelled: the connector is turned off";
@@ -77,6 +82,13 @@ export interface AttemptOptions {
   batched?: boolean;
   /** Attempt 1 as the dispatcher read it, still current (first-attempts.ts): used instead of loading it. */
   preloaded?: LoadedDelivery;
+  /**
+   * A failure that leaves the delivery pending is handed to the job runner, for its retries, in
+   * the transaction that records it (outcome `queued`): the lanes' first attempts, which no job
+   * runs yet (first-attempts.ts), so no crash between the record and the hand-off leaves the
+   * delivery waiting for the sweep.
+   */
+  handOffRetry?: boolean;
 }
 
 export async function attemptDelivery(deliveryId: string, attempt: number, options: AttemptOptions = {}): Promise<AttemptOutcome> {
@@ -106,9 +118,9 @@ export async function attemptDelivery(deliveryId: string, attempt: number, optio
       : batched
         ? await recordSuccessBatched(fields, lastSuccessAt)
         : await recordSuccess(pool, fields, lastSuccessAt);
-    return saved ? sentOutcome(deliveryId, attempt, result, saved) : reload(deliveryId, attempt);
+    return saved ? sentOutcome(deliveryId, attempt, result, saved, false) : reload(deliveryId, attempt);
   }
-  return recordFailure(loaded, deliveryId, attempt, result);
+  return recordFailure(loaded, deliveryId, attempt, result, options.handOffRetry === true);
 }
 
 /** Why a pending delivery is cancelled instead of attempted, or null when it is attempted. */
@@ -123,8 +135,8 @@ function cancelReason({ connector, event }: LoadedDelivery): string | null {
 export interface FirstAttemptListener {
   /** The request is over and succeeded: the lane's slot may go (the success is recorded later, in a batch). */
   sent(): void;
-  /** The attempt's outcome, once recorded (a failure's before its slot may go). */
-  settled(outcome: Pick<AttemptOutcome, "status" | "done">): void;
+  /** The attempt's outcome, once recorded (a failure's, handed off, before its slot may go). */
+  settled(outcome: Pick<AttemptOutcome, "status" | "done" | "queued">): void;
   /** The database failed (the sweep hands the delivery to the job runner later). */
   failed(error: unknown): void;
 }
@@ -146,7 +158,7 @@ export function startWebhookFirstAttempt(deliveryId: string, loaded: LoadedDeliv
   return true;
 }
 
-const RECORDED_SUCCESS = Object.freeze({ status: "succeeded", done: true } as const);
+const RECORDED_SUCCESS = Object.freeze({ status: "succeeded", done: true, queued: false } as const);
 
 /** One startWebhookFirstAttempt: the request's sink, then the success's record (QueuedSuccess). */
 class WebhookFirstAttempt implements WebhookSink, QueuedSuccess {
@@ -208,7 +220,7 @@ class WebhookFirstAttempt implements WebhookSink, QueuedSuccess {
 
   recordFailure(result: SendResult): void {
     const timed: TimedSendResult = { ...result, startedMs: this.startedMs, latencyMs: this.latencyMs };
-    recordFailure(this.loaded as LoadedDelivery, this.deliveryId, 1, timed).then(
+    recordFailure(this.loaded as LoadedDelivery, this.deliveryId, 1, timed, true).then(
       (outcome) => this.listener.settled(outcome),
       (error: unknown) => this.listener.failed(error),
     );
@@ -227,7 +239,14 @@ class WebhookFirstAttempt implements WebhookSink, QueuedSuccess {
   }
 }
 
-async function recordFailure(loaded: LoadedDelivery, deliveryId: string, attempt: number, result: TimedSendResult): Promise<AttemptOutcome> {
+/** Records a failed attempt (see attemptDelivery); with `handOffRetry`, hands a delivery left pending to the job runner in the same transaction. */
+async function recordFailure(
+  loaded: LoadedDelivery,
+  deliveryId: string,
+  attempt: number,
+  result: TimedSendResult,
+  handOffRetry: boolean,
+): Promise<AttemptOutcome> {
   const settings = config().connectors;
   const { connector } = loaded;
   await storeDispatched([loaded.unsaved]);
@@ -250,13 +269,16 @@ async function recordFailure(loaded: LoadedDelivery, deliveryId: string, attempt
       await recordEvents(client, [connectorFailingEvent(connector, run, result.error)]);
       await cancelPendingDeliveries(client, connector.id, deliveryId, CONNECTOR_OFF);
     }
-    return { recorded, disableReason: run.disableReason };
+    const queued = handOffRetry && recorded.status === "pending";
+    if (queued) await handOffDeliveries(client, [{ deliveryId, connectorId: connector.id }]);
+    return { recorded, disableReason: run.disableReason, queued };
   });
   if (!saved) return reload(deliveryId, attempt);
+  if (saved.queued) void kickOutbox();
   if (saved.disableReason !== null) {
     console.warn(`[sieve] connector ${connector.id} ("${connector.name}") turned off: ${saved.disableReason} Last error: ${result.error}`);
   }
-  return sentOutcome(deliveryId, attempt, result, saved.recorded);
+  return sentOutcome(deliveryId, attempt, result, saved.recorded, saved.queued);
 }
 
 function attemptFields(deliveryId: string, connectorId: string, attempt: number, result: TimedSendResult) {
@@ -277,6 +299,7 @@ function sentOutcome(
   attempt: number,
   result: TimedSendResult,
   saved: { status: DeliveryStatus; nextAttemptAt: Date | null },
+  queued: boolean,
 ): AttemptOutcome {
   return {
     deliveryId,
@@ -287,6 +310,7 @@ function sentOutcome(
     error: result.error,
     nextAttemptAt: saved.status === "pending" ? (saved.nextAttemptAt?.getTime() ?? Date.now()) : null,
     sent: true,
+    queued,
   };
 }
 
@@ -303,6 +327,7 @@ function recordedOutcome(deliveryId: string, attempt: number, loaded: LoadedDeli
     error: recorded ? recorded.error : loaded.lastError,
     nextAttemptAt: pending ? (loaded.nextAttemptAt?.getTime() ?? Date.now()) : null,
     sent: false,
+    queued: false,
   };
 }
 
@@ -312,5 +337,5 @@ async function reload(deliveryId: string, attempt: number): Promise<AttemptOutco
 }
 
 function ended(deliveryId: string, attempt: number, error: string): AttemptOutcome {
-  return { deliveryId, attempt, status: "cancelled", done: true, statusCode: null, error, nextAttemptAt: null, sent: false };
+  return { deliveryId, attempt, status: "cancelled", done: true, statusCode: null, error, nextAttemptAt: null, sent: false, queued: false };
 }

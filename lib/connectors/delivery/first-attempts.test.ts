@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { ConnectorDeliveryData } from "../delivery-jobs";
-import type { AttemptOutcome, FirstAttemptListener } from "./attempt";
+import type { AttemptOptions, AttemptOutcome, FirstAttemptListener } from "./attempt";
 import type { DispatchConnector } from "./dispatch-connectors";
 import type { LoadedDelivery } from "./load";
 import type { StoredEvent } from "./envelope";
@@ -13,7 +13,7 @@ import type { UnsavedDelivery } from "./passes";
  * attempts all hang goes to the job runner by its deadline on its own, and a hand-off never holds a
  * slot while the outbox relay sends.
  */
-const attemptDelivery = vi.fn<(deliveryId: string, attempt: number, options?: { listener?: { sent(): void } }) => Promise<AttemptOutcome>>();
+const attemptDelivery = vi.fn<(deliveryId: string, attempt: number, options?: AttemptOptions) => Promise<AttemptOutcome>>();
 const handOffDeliveries = vi.fn<(runner: unknown, deliveries: readonly ConnectorDeliveryData[]) => Promise<void>>();
 const kickOutbox = vi.fn<() => Promise<void>>();
 const storeDispatched = vi.fn<(deliveries: readonly (UnsavedDelivery | null | undefined)[]) => Promise<void>>();
@@ -99,7 +99,7 @@ describe("first attempts", () => {
       (deliveryId, attempt) =>
         new Promise((resolve) =>
           releases.push(() =>
-            resolve({ deliveryId, attempt, status: "succeeded", done: true, statusCode: 200, error: null, nextAttemptAt: null, sent: true }),
+            resolve({ deliveryId, attempt, status: "succeeded", done: true, statusCode: 200, error: null, nextAttemptAt: null, sent: true, queued: false }),
           ),
         ),
     );
@@ -129,18 +129,24 @@ describe("first attempts", () => {
     expect(storeDispatched).not.toHaveBeenCalled(); // the hot path writes a success's row once, with its outcome
 
     listeners[0]!.sent();
-    listeners[0]!.settled({ status: "succeeded", done: true }); // its record, later: the slot is not freed twice
+    listeners[0]!.settled({ status: "succeeded", done: true, queued: false }); // its record, later: the slot is not freed twice
     expect(listeners).toHaveLength(FIRST_ATTEMPTS_PER_CONNECTOR); // freed slots are refilled after this turn's I/O
     await vi.advanceTimersByTimeAsync(1);
     expect(listeners).toHaveLength(FIRST_ATTEMPTS_PER_CONNECTOR + 1);
 
-    listeners[1]!.settled({ status: "pending", done: false }); // a failure, recorded: handed off, then freed
+    listeners[1]!.settled({ status: "pending", done: false, queued: false }); // a failure its record did not hand off: handed off, then freed
     expect(listeners).toHaveLength(FIRST_ATTEMPTS_PER_CONNECTOR + 1);
     await vi.advanceTimersByTimeAsync(0);
     expect(handedOff()).toEqual([all[1]!.deliveryId]);
-    // The lane saw a failure: the last delivery is read afresh (attemptDelivery), not sent as dispatched.
+    // The lane saw a failure: the last delivery is read afresh (attemptDelivery), not sent as dispatched,
+    // and its failure is to be handed off with its record.
     expect(attemptDelivery).toHaveBeenCalledTimes(1);
     expect(attemptDelivery.mock.calls[0]![0]).toBe(all.at(-1)!.deliveryId);
+    expect(attemptDelivery.mock.calls[0]![2]).toMatchObject({ batched: true, handOffRetry: true });
+
+    listeners[2]!.settled({ status: "pending", done: false, queued: true }); // handed off with its record: not again
+    await vi.advanceTimersByTimeAsync(1);
+    expect(handedOff()).toEqual([all[1]!.deliveryId]);
   });
 
   it("frees a failed attempt's slot once the hand-off is committed, not when the outbox relay is done sending", async () => {
@@ -154,6 +160,7 @@ describe("first attempts", () => {
       error: "HTTP 500",
       nextAttemptAt: Date.now() + 5_000,
       sent: true,
+      queued: false, // e.g. recorded by another call, read back pending: the lane hands it off
     }));
     const all = deliveries(FIRST_ATTEMPTS_PER_CONNECTOR * 3);
     startFirstAttempts(all);

@@ -17,8 +17,9 @@ import type { LoadedDelivery } from "./load";
  * (bench/events.ts). Only a delivery that needs more (its first attempt failed) is handed to the
  * Inngest function `deliver-to-connector`, which owns every later attempt, the retry schedule and the
  * disable rule, and picks up the first attempt's recorded outcome (attempts are idempotent through
- * the database). Nothing is lost in a crash: the sweep (queueLostDeliveries) hands deliveries
- * never attempted, or failed and never handed off, after a minute to the job runner.
+ * the database); a failure is handed off in the transaction that records it (attempt.ts:
+ * handOffRetry). Nothing is lost in a crash: the sweep (queueLostDeliveries) hands deliveries never
+ * attempted, or left pending and never handed off, after a minute to the job runner.
  *
  * Per connector (a lane) at most FIRST_ATTEMPTS_PER_CONNECTOR attempts run at once; a delivery that
  * waits MAX_WAIT_MS for its turn (a slow or hanging endpoint) goes to the job runner instead, where
@@ -163,9 +164,9 @@ class FirstAttempt implements FirstAttemptListener {
     this.free();
   }
 
-  settled(outcome: Pick<AttemptOutcome, "status" | "done">): void {
+  settled(outcome: Pick<AttemptOutcome, "status" | "done" | "queued">): void {
     if (outcome.status !== "succeeded") this.lane.failed = true;
-    if (outcome.done) this.free();
+    if (outcome.done || outcome.queued) this.free();
     else void handOff([this.delivery]).finally(() => this.free());
   }
 
@@ -190,7 +191,7 @@ function start(connectorId: string, lane: Lane, next: DispatchedDelivery): void 
   if (preloaded && startWebhookFirstAttempt(next.deliveryId, preloaded, attempt)) return;
   // Anything else reads or updates the delivery's row: it is written first.
   storeDispatched([next])
-    .then(() => attemptDelivery(next.deliveryId, 1, { listener: attempt, batched: true, preloaded }))
+    .then(() => attemptDelivery(next.deliveryId, 1, { listener: attempt, batched: true, preloaded, handOffRetry: true }))
     .then(
       (outcome) => attempt.settled(outcome),
       (error: unknown) => attempt.failed(error),

@@ -16,12 +16,16 @@ const posts: { url: string; body: string; headers: readonly string[]; sink: Webh
 const queued: QueuedSuccess[] = [];
 const recordAttempt = vi.fn();
 const updateConnectorFailure = vi.fn();
+const handOffDeliveries = vi.fn();
+const kickOutbox = vi.fn();
 
 vi.mock("@/lib/net/webhook-post", () => ({
   sendWebhookPost: (url: string, body: string, headers: readonly string[], _options: unknown, sink: WebhookSink) => posts.push({ url, body, headers, sink }),
 }));
 vi.mock("./batched", () => ({ queueSuccess: (success: QueuedSuccess) => queued.push(success), loadFirstAttempt: vi.fn(), recordSuccessBatched: vi.fn() }));
 vi.mock("@/lib/db/client", () => ({ sqlPool: () => ({}) }));
+vi.mock("../delivery-jobs", () => ({ handOffDeliveries: (...args: unknown[]) => handOffDeliveries(...args) }));
+vi.mock("@/lib/jobs/outbox", () => ({ kickOutbox: () => kickOutbox() }));
 vi.mock("@/lib/db/transaction", () => ({
   Rollback: class {},
   withTransaction: (_pool: unknown, fn: (client: unknown) => Promise<unknown>) => fn({}),
@@ -87,6 +91,8 @@ beforeEach(() => {
   queued.length = 0;
   recordAttempt.mockReset().mockResolvedValue({ status: "pending", nextAttemptAt: new Date(Date.now() + 5000) });
   updateConnectorFailure.mockReset().mockResolvedValue(undefined);
+  handOffDeliveries.mockReset().mockResolvedValue(undefined);
+  kickOutbox.mockReset().mockResolvedValue(undefined);
 });
 
 describe("startWebhookFirstAttempt", () => {
@@ -124,7 +130,7 @@ describe("startWebhookFirstAttempt", () => {
     expect(success.latencyMs).toBeGreaterThanOrEqual(0);
     expect(lane.settled).not.toHaveBeenCalled();
     success.recorded({ status: "succeeded", nextAttemptAt: null });
-    expect(lane.settled).toHaveBeenCalledWith({ status: "succeeded", done: true });
+    expect(lane.settled).toHaveBeenCalledWith({ status: "succeeded", done: true, queued: false });
   });
 
   it("records a failed answer, growing the failure run, before the lane hears of it; the slot is not freed early", async () => {
@@ -139,7 +145,21 @@ describe("startWebhookFirstAttempt", () => {
       expect.objectContaining({ deliveryId: "delivery-1", attempt: 1, statusCode: 500, error: "HTTP 500", responseExcerpt: "boom", status: "pending" }),
     );
     expect(updateConnectorFailure).toHaveBeenCalledWith({}, "connector-1", expect.objectContaining({ consecutiveFailures: 1, lastError: "HTTP 500" }));
-    expect(lane.settled).toHaveBeenCalledWith(expect.objectContaining({ status: "pending", done: false, statusCode: 500 }));
+    // Its retries are the job runner's: handed off in the transaction of the record (the same client), the relay kicked after.
+    expect(handOffDeliveries).toHaveBeenCalledWith({}, [{ deliveryId: "delivery-1", connectorId: "connector-1" }]);
+    expect(kickOutbox).toHaveBeenCalledTimes(1);
+    expect(lane.settled).toHaveBeenCalledWith(expect.objectContaining({ status: "pending", done: false, statusCode: 500, queued: true }));
+  });
+
+  it("hands off no failure whose record finished the delivery", async () => {
+    recordAttempt.mockResolvedValue({ status: "cancelled", nextAttemptAt: null }); // cancelled while the request was out
+    const lane = listener();
+    startWebhookFirstAttempt("delivery-1", delivery(), lane);
+    posts[0]!.sink.answered(answer(500, "boom"));
+    await vi.waitFor(() => expect(lane.settled).toHaveBeenCalled());
+    expect(handOffDeliveries).not.toHaveBeenCalled();
+    expect(kickOutbox).not.toHaveBeenCalled();
+    expect(lane.settled).toHaveBeenCalledWith(expect.objectContaining({ status: "cancelled", done: true, queued: false }));
   });
 
   it("records a request that got no answer as a failed attempt with its error", async () => {
