@@ -108,7 +108,7 @@ export interface ServerLoop {
 /** The server's garbage collection time (ms) and event-loop use since the last call (bench/server-probe.mjs); null without the probe. */
 export async function serverLoop(probeUrl: string): Promise<ServerLoop | null> {
   try {
-    const res = await fetch(`${probeUrl}/gc`, { method: "POST", body: "{}" });
+    const res = await fetch(`${probeUrl}/loop`, { method: "POST", body: "{}" });
     if (!res.ok) return null;
     const { ms, loopBusy } = (await res.json()) as { ms: number; loopBusy: number };
     return { gcMs: ms, busy: loopBusy };

@@ -201,7 +201,7 @@ async function profile(command, file) {
 // inherit this preload, and so do worker threads started with the process's execArgv (OCR), which
 // crashed on the port already taken.
 if (cluster.isPrimary && isMainThread && Number.isInteger(port) && port > 0) {
-  // Garbage collection in this process (ms, every kind) since the last `/gc` call, and the share of
+  // Garbage collection in this process (ms, every kind) since the last `/loop` call, and the share of
   // that time its event loop was busy: the delivery bench reports them beside the CPU (survivors of
   // a burst cost scavenges; a loop idle while deliveries wait means they wait on the receiver or
   // the database, not on this process's CPU).
@@ -210,7 +210,7 @@ if (cluster.isPrimary && isMainThread && Number.isInteger(port) && port > 0) {
     for (const entry of list.getEntries()) gcMs += entry.duration;
   }).observe({ entryTypes: ["gc"] });
   let loopSince = performance.eventLoopUtilization();
-  const takeGcMs = () => {
+  const takeLoopFigures = () => {
     const ms = gcMs;
     gcMs = 0;
     const loop = performance.eventLoopUtilization();
@@ -225,8 +225,8 @@ if (cluster.isPrimary && isMainThread && Number.isInteger(port) && port > 0) {
       const request = JSON.parse(Buffer.concat(chunks).toString("utf8"));
       const { url, body, count, inFlight, client } = request;
       const work =
-        req.url === "/gc"
-          ? Promise.resolve(takeGcMs())
+        req.url === "/loop"
+          ? Promise.resolve(takeLoopFigures())
           : req.url === "/profile"
           ? profile(request.command, request.file)
           : req.url === "/read-and-send"

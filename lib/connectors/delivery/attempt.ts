@@ -49,7 +49,7 @@ import { storeDispatched, type UnsavedDelivery } from "./passes";
  * reset). A failure is one transaction under the connector's row lock: the failure run grows, and
  * when the disable rule holds (failing.ts) the connector is turned off, `connector.failing` is
  * recorded and its other pending deliveries are cancelled, all at once (and a lane's first attempt
- * left pending is handed to the job runner: AttemptOptions.handOffRetry).
+ * left pending is handed to the job runner: AttemptOptions.fromLane).
  */
 export interface AttemptOutcome {
   deliveryId: string;
@@ -64,7 +64,7 @@ export interface AttemptOutcome {
   nextAttemptAt: number | null;
   /** False when this call sent nothing (the attempt was recorded before, or the delivery had ended). */
   sent: boolean;
-  /** Handed to the job runner for its retries in the transaction that recorded this attempt (AttemptOptions.handOffRetry). */
+  /** Handed to the job runner for its retries in the transaction that recorded this attempt (AttemptOptions.fromLane). */
   queued: boolean;
 }
 
@@ -78,23 +78,21 @@ export interface AttemptOptions {
    * the caller's next attempt starts).
    */
   listener?: Pick<FirstAttemptListener, "sent">;
-  /** Load and record (a success) in batches with concurrent first attempts (batched.ts). */
-  batched?: boolean;
+  /**
+   * Attempt 1 made by a lane (first-attempts.ts), which no job runs yet: it is loaded and a success
+   * recorded in batches with the lanes' concurrent attempts (batched.ts), and a failure that leaves
+   * the delivery pending is handed to the job runner, for its retries, in the transaction that
+   * records it (outcome `queued`), so no crash between the two leaves it waiting for the sweep.
+   */
+  fromLane?: boolean;
   /** Attempt 1 as the dispatcher read it, still current (first-attempts.ts): used instead of loading it. */
   preloaded?: LoadedDelivery;
-  /**
-   * A failure that leaves the delivery pending is handed to the job runner, for its retries, in
-   * the transaction that records it (outcome `queued`): the lanes' first attempts, which no job
-   * runs yet (first-attempts.ts), so no crash between the record and the hand-off leaves the
-   * delivery waiting for the sweep.
-   */
-  handOffRetry?: boolean;
 }
 
 export async function attemptDelivery(deliveryId: string, attempt: number, options: AttemptOptions = {}): Promise<AttemptOutcome> {
   const pool = sqlPool();
-  const batched = options.batched === true && attempt === 1;
-  const loaded = batched
+  const fromLane = options.fromLane === true && attempt === 1;
+  const loaded = fromLane
     ? (options.preloaded ?? (await loadFirstAttempt(deliveryId)))
     : await loadDelivery(pool, deliveryId, attempt);
   if (!loaded) return ended(deliveryId, attempt, "the delivery or its connector was deleted");
@@ -115,12 +113,12 @@ export async function attemptDelivery(deliveryId: string, attempt: number, optio
     const { failing, lastSuccessAt } = loaded.connectorHealth;
     const saved = failing
       ? await recordAttempt(pool, { ...fields, status: "succeeded", retryDelayMs: null, resetConnector: true })
-      : batched
+      : fromLane
         ? await recordSuccessBatched(fields, lastSuccessAt)
         : await recordSuccess(pool, fields, lastSuccessAt);
     return saved ? sentOutcome(deliveryId, attempt, result, saved, false) : reload(deliveryId, attempt);
   }
-  return recordFailure(loaded, deliveryId, attempt, result, options.handOffRetry === true);
+  return recordFailure(loaded, deliveryId, attempt, result, fromLane);
 }
 
 /** Why a pending delivery is cancelled instead of attempted, or null when it is attempted. */
@@ -145,7 +143,7 @@ export interface FirstAttemptListener {
  * Attempt 1 of a webhook delivery as the dispatcher read it, still current (first-attempts.ts):
  * the hot path of every delivery. When nothing calls for more (it is pending, never attempted, its
  * connector is on, subscribes to the event and has no failure run) it is attemptDelivery(id, 1,
- * {batched, preloaded}) without that function's promises and result objects per delivery: one
+ * {fromLane, preloaded}) without that function's promises and result objects per delivery: one
  * object is the request's sink (sendWebhookPost) and, after a success, its entry in the batch of
  * records (queueSuccess); a failure is recorded by recordFailure, as there. Returns false, having
  * done nothing, when the delivery needs attemptDelivery.
@@ -220,7 +218,7 @@ class WebhookFirstAttempt implements WebhookSink, QueuedSuccess {
 
   recordFailure(result: SendResult): void {
     const timed: TimedSendResult = { ...result, startedMs: this.startedMs, latencyMs: this.latencyMs };
-    recordFailure(this.loaded as LoadedDelivery, this.deliveryId, 1, timed, true).then(
+    recordFailure(this.loaded as LoadedDelivery, this.deliveryId, 1, timed, /* fromLane */ true).then(
       (outcome) => this.listener.settled(outcome),
       (error: unknown) => this.listener.failed(error),
     );
@@ -239,13 +237,13 @@ class WebhookFirstAttempt implements WebhookSink, QueuedSuccess {
   }
 }
 
-/** Records a failed attempt (see attemptDelivery); with `handOffRetry`, hands a delivery left pending to the job runner in the same transaction. */
+/** Records a failed attempt (see attemptDelivery); `fromLane`: a delivery left pending is handed to the job runner in the same transaction. */
 async function recordFailure(
   loaded: LoadedDelivery,
   deliveryId: string,
   attempt: number,
   result: TimedSendResult,
-  handOffRetry: boolean,
+  fromLane: boolean,
 ): Promise<AttemptOutcome> {
   const settings = config().connectors;
   const { connector } = loaded;
@@ -269,7 +267,7 @@ async function recordFailure(
       await recordEvents(client, [connectorFailingEvent(connector, run, result.error)]);
       await cancelPendingDeliveries(client, connector.id, deliveryId, CONNECTOR_OFF);
     }
-    const queued = handOffRetry && recorded.status === "pending";
+    const queued = fromLane && recorded.status === "pending";
     if (queued) await handOffDeliveries(client, [{ deliveryId, connectorId: connector.id }]);
     return { recorded, disableReason: run.disableReason, queued };
   });

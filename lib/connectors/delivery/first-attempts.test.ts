@@ -142,7 +142,7 @@ describe("first attempts", () => {
     // and its failure is to be handed off with its record.
     expect(attemptDelivery).toHaveBeenCalledTimes(1);
     expect(attemptDelivery.mock.calls[0]![0]).toBe(all.at(-1)!.deliveryId);
-    expect(attemptDelivery.mock.calls[0]![2]).toMatchObject({ batched: true, handOffRetry: true });
+    expect(attemptDelivery.mock.calls[0]![2]).toMatchObject({ fromLane: true });
 
     listeners[2]!.settled({ status: "pending", done: false, queued: true }); // handed off with its record: not again
     await vi.advanceTimersByTimeAsync(1);

@@ -2,13 +2,13 @@ import { singletonGetter } from "@/lib/core/singleton";
 import { sqlPool } from "@/lib/db/client";
 import { withTransaction } from "@/lib/db/transaction";
 import { kickOutbox } from "@/lib/jobs/outbox";
-import { handOffDeliveries, type ConnectorDeliveryData } from "../delivery-jobs";
+import { handOffDeliveries } from "../delivery-jobs";
 import { storeDispatched, type UnsavedDelivery } from "./passes";
 import { attemptDelivery, startWebhookFirstAttempt, type AttemptOutcome, type FirstAttemptListener } from "./attempt";
 import { unchangedSince } from "./connector-changes";
-import type { DispatchConnector, StampedConnector } from "./dispatch-connectors";
+import type { StampedConnector } from "./dispatch-connectors";
 import type { StoredEvent } from "./envelope";
-import type { LoadedDelivery } from "./load";
+import { pendingDelivery } from "./load";
 
 /**
  * First attempts, in the dispatching process. A delivery's first attempt is made right after the
@@ -17,9 +17,9 @@ import type { LoadedDelivery } from "./load";
  * (bench/events.ts). Only a delivery that needs more (its first attempt failed) is handed to the
  * Inngest function `deliver-to-connector`, which owns every later attempt, the retry schedule and the
  * disable rule, and picks up the first attempt's recorded outcome (attempts are idempotent through
- * the database); a failure is handed off in the transaction that records it (attempt.ts:
- * handOffRetry). Nothing is lost in a crash: the sweep (queueLostDeliveries) hands deliveries never
- * attempted, or left pending and never handed off, after a minute to the job runner.
+ * the database); a failure is handed off in the transaction that records it (attempt.ts,
+ * AttemptOptions.fromLane). Nothing is lost in a crash: the sweep (queueLostDeliveries) hands
+ * deliveries never attempted, or left pending and never handed off, after a minute to the job runner.
  *
  * Per connector (a lane) at most FIRST_ATTEMPTS_PER_CONNECTOR attempts run at once; a delivery that
  * waits MAX_WAIT_MS for its turn (a slow or hanging endpoint) goes to the job runner instead, where
@@ -47,7 +47,7 @@ export const STALLED_AFTER_MS = 1000;
  * pass to its record, sharing its pass and its connector's read with the others: a burst keeps
  * about READ_AHEAD of them waiting, and what they hold is what the server's scavenges copy.
  */
-export interface DispatchedDelivery extends ConnectorDeliveryData, UnsavedDelivery {
+export interface DispatchedDelivery extends UnsavedDelivery {
   /** Shared by the connector's deliveries; null when the connector was gone at dispatch. */
   connector: StampedConnector | null;
   /** Its envelope as the pass read it (null without a connector); released once a success is sent. */
@@ -187,31 +187,15 @@ function start(connectorId: string, lane: Lane, next: DispatchedDelivery): void 
   const attempt = new FirstAttempt(connectorId, lane, next);
   const read = next.connector;
   const current = read !== null && next.event !== null && !lane.failed && unchangedSince(connectorId, read.stamp);
-  const preloaded = current ? newDelivery(read.read, next.event, next) : undefined;
+  const preloaded = current ? pendingDelivery(read.read, next.event, next) : undefined;
   if (preloaded && startWebhookFirstAttempt(next.deliveryId, preloaded, attempt)) return;
   // Anything else reads or updates the delivery's row: it is written first.
   storeDispatched([next])
-    .then(() => attemptDelivery(next.deliveryId, 1, { listener: attempt, batched: true, preloaded, handOffRetry: true }))
+    .then(() => attemptDelivery(next.deliveryId, 1, { listener: attempt, fromLane: true, preloaded }))
     .then(
       (outcome) => attempt.settled(outcome),
       (error: unknown) => attempt.failed(error),
     );
-}
-
-/** A dispatched delivery as an attempt reads it: pending, never attempted, its row maybe not written yet. */
-function newDelivery(read: DispatchConnector, event: StoredEvent | null, unsaved: UnsavedDelivery): LoadedDelivery {
-  return {
-    status: "pending",
-    attempts: 0,
-    nextAttemptAt: null,
-    lastStatusCode: null,
-    lastError: null,
-    connector: read.connector,
-    connectorHealth: read.connectorHealth,
-    event,
-    recordedAttempt: null,
-    unsaved,
-  };
 }
 
 /**

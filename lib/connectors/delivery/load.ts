@@ -143,6 +143,29 @@ export function loadedDelivery(row: LoadRow): LoadedDelivery {
   };
 }
 
+/**
+ * A delivery never attempted, as its first attempt reads it: pending, with its connector as read and
+ * its event; `unsaved` while its row is not written yet (a dispatched delivery: passes.ts).
+ */
+export function pendingDelivery(
+  read: Pick<LoadedDelivery, "connector" | "connectorHealth">,
+  event: StoredEvent | null,
+  unsaved?: UnsavedDelivery,
+): LoadedDelivery {
+  return {
+    status: "pending",
+    attempts: 0,
+    nextAttemptAt: null,
+    lastStatusCode: null,
+    lastError: null,
+    connector: read.connector,
+    connectorHealth: read.connectorHealth,
+    event,
+    recordedAttempt: null,
+    unsaved,
+  };
+}
+
 /** The connector of CONNECTOR_COLUMNS as an attempt uses it (deliveries of one connector may share it). */
 export function loadedConnector(row: ConnectorRow): Pick<LoadedDelivery, "connector" | "connectorHealth"> {
   return {

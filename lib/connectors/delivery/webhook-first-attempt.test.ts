@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import type { WebhookAnswer, WebhookSink } from "@/lib/net/webhook-post";
 import { generateSecret } from "../secrets";
 import type { QueuedSuccess } from "./batched";
-import type { LoadedDelivery } from "./load";
+import { pendingDelivery, type LoadedDelivery } from "./load";
 
 /**
  * The first attempt's hot path (startWebhookFirstAttempt) without a network or database: the POST,
@@ -43,12 +43,7 @@ const secret = generateSecret();
 
 function delivery(over: { connector?: Partial<LoadedDelivery["connector"]> } & Partial<Omit<LoadedDelivery, "connector">> = {}): LoadedDelivery {
   const { connector, ...rest } = over;
-  return {
-    status: "pending",
-    attempts: 0,
-    nextAttemptAt: null,
-    lastStatusCode: null,
-    lastError: null,
+  const read: Pick<LoadedDelivery, "connector" | "connectorHealth"> = {
     connector: {
       id: "connector-1",
       projectId: "project-1",
@@ -64,20 +59,19 @@ function delivery(over: { connector?: Partial<LoadedDelivery["connector"]> } & P
       ...connector,
     },
     connectorHealth: { failing: false, lastSuccessAt: null },
-    event: {
+  };
+  const event = {
+    id: "event-1",
+    type: "asset.uploaded",
+    json: JSON.stringify({
       id: "event-1",
       type: "asset.uploaded",
-      json: JSON.stringify({
-        id: "event-1",
-        type: "asset.uploaded",
-        createdAt: Date.parse("2026-01-02T03:04:05.678Z"),
-        projectId: "project-1",
-        data: { severity: "low", title: "Asset uploaded", description: null, assetId: null, asset: null, facts: [{ key: "asset-name", value: "a.txt" }] },
-      }),
-    },
-    recordedAttempt: null,
-    ...rest,
+      createdAt: Date.parse("2026-01-02T03:04:05.678Z"),
+      projectId: "project-1",
+      data: { severity: "low", title: "Asset uploaded", description: null, assetId: null, asset: null, facts: [{ key: "asset-name", value: "a.txt" }] },
+    }),
   };
+  return { ...pendingDelivery(read, event), ...rest };
 }
 
 function listener() {
