@@ -77,9 +77,8 @@ runServer({
         },
       },
     ]);
-    return () => {
-      stopTasks();
-      void stopDispatcher();
+    return async () => {
+      await Promise.all([stopTasks(), stopDispatcher()]);
     };
   },
   dispatch: dispatchCdn,

@@ -6,7 +6,7 @@ import { withTransaction } from "@/lib/db/transaction";
 import { kickOutbox } from "@/lib/jobs/outbox";
 import { queueLostDeliveries } from "./delivery-jobs";
 import { connectorStamp, quietSince, watchConnectorChanges } from "./delivery/connector-changes";
-import { readAheadRoom, startFirstAttempts, type DispatchedDelivery } from "./delivery/first-attempts";
+import { drainFirstAttempts, readAheadRoom, resumeFirstAttempts, startFirstAttempts, type DispatchedDelivery } from "./delivery/first-attempts";
 import { firstDeliveryId, RECEIVING_CONNECTORS, trackPass, type DispatchPass } from "./delivery/passes";
 import { dispatchConnectors, type StampedConnector } from "./delivery/dispatch-connectors";
 import { EVENT_COLUMNS, EVENT_ROW_COLUMNS, storedEvent, type EventRow } from "./delivery/load";
@@ -142,16 +142,19 @@ function dispatched(row: DeliveryRow, connector: StampedConnector | undefined, p
 /**
  * Dispatches everything visible now and starts the first attempts; returns the number of
  * deliveries created. Between passes it waits while the lanes have no room (`room`, readAheadRoom),
- * so a burst is read as it is delivered rather than all at once. `attempt` and `room` are
- * replaceable for tests.
+ * so a burst is read as it is delivered rather than all at once; once `stopped` says so (the
+ * dispatcher's stop) it starts no further pass. `attempt` and `room` are replaceable for tests.
  */
 export async function dispatchEvents(
   attempt: (deliveries: readonly DispatchedDelivery[]) => void = startFirstAttempts,
   room: () => boolean = readAheadRoom,
+  stopped: () => boolean = () => false,
 ): Promise<{ deliveries: number; waiting: boolean }> {
   let total = 0;
   for (let limit = FIRST_BATCH; ; limit = Math.min(DISPATCH_BATCH, limit * 2)) {
-    while (!room()) await sleep(ROOM_POLL_MS);
+    while (!room() && !stopped()) await sleep(ROOM_POLL_MS);
+    // Stopped: the events left are read after the next start.
+    if (stopped()) return { deliveries: total, waiting: false };
     const pass = await dispatchPass(limit);
     total += pass.deliveries.length;
     if (pass.deliveries.length > 0) {
@@ -175,6 +178,11 @@ export const SELECT_ANY_ENABLED_CONNECTOR = `SELECT EXISTS (SELECT 1 FROM connec
 interface DispatcherState {
   running: boolean;
   again: boolean;
+  /** Set by the stop function: no pass starts (startConnectorDispatcher clears it). */
+  stopped?: boolean;
+  /** The passes running now (wakeDispatcher's loop), and the sweep: the stop function waits for both. */
+  passes?: Promise<void>;
+  sweep?: Promise<unknown>;
   /**
    * The connector-changes stamp at which no connector was enabled: until a connector changes, new
    * events need no pass (it would only advance the position). The poll still runs one.
@@ -193,6 +201,7 @@ const state = () => processSingleton<DispatcherState>("connectorDispatcher", () 
  */
 export function wakeDispatcher(forEvents = false): void {
   const s = state();
+  if (s.stopped) return;
   if (forEvents && s.idleSince !== undefined && quietSince(s.idleSince)) return;
   if (s.running) {
     s.again = true;
@@ -200,13 +209,14 @@ export function wakeDispatcher(forEvents = false): void {
   }
   s.running = true;
   clearTimeout(s.timer);
-  void (async () => {
+  s.passes = (async () => {
     let soon = false;
     try {
       do {
         s.again = false;
         const stamp = connectorStamp();
-        const pass = await dispatchEvents();
+        const pass = await dispatchEvents(startFirstAttempts, readAheadRoom, () => s.stopped === true);
+        if (s.stopped) break;
         soon = pass.waiting;
         s.idleSince = pass.deliveries === 0 && !soon && stamp !== null && !(await anyConnectorEnabled()) ? stamp : undefined;
       } while (s.again);
@@ -216,7 +226,7 @@ export function wakeDispatcher(forEvents = false): void {
     } finally {
       s.running = false;
     }
-    if (soon) {
+    if (soon && !s.stopped) {
       s.timer = setTimeout(wakeDispatcher, SOON_MS);
       s.timer.unref();
     }
@@ -228,23 +238,41 @@ async function anyConnectorEnabled(): Promise<boolean> {
   return rows[0]?.any ?? true;
 }
 
-/** Starts the dispatcher: woken by each commit of events (NOTIFY), and by a poll as a safety net. */
+/**
+ * How long a stop waits for the first attempts in flight to be recorded (drainFirstAttempts): an
+ * endpoint that answers in time is not sent the same event again after the restart.
+ */
+export const STOP_DRAIN_MS = 5_000;
+
+/**
+ * Starts the dispatcher: woken by each commit of events (NOTIFY), and by a poll as a safety net.
+ * Its stop function ends both, waits for the pass and the sweep running then, and drains the
+ * first attempts (bounded by STOP_DRAIN_MS), so the server's shutdown closes the database after them.
+ */
 export function startConnectorDispatcher(): () => Promise<void> {
   const s = state();
+  s.stopped = false;
+  resumeFirstAttempts();
   s.listener ??= listen("sieve_events", () => wakeDispatcher(true), { onDown: () => wakeDispatcher() });
   const stopWatching = watchConnectorChanges();
   s.poll ??= setInterval(() => {
     wakeDispatcher();
-    sweepLostDeliveries().catch((error: Error) => console.error(`[sieve] connector delivery sweep failed: ${error.message}`));
+    s.sweep ??= sweepLostDeliveries()
+      .catch((error: Error) => console.error(`[sieve] connector delivery sweep failed: ${error.message}`))
+      .finally(() => (s.sweep = undefined));
   }, POLL_MS);
   s.poll.unref();
   wakeDispatcher();
   return async () => {
+    s.stopped = true;
     clearInterval(s.poll);
     clearTimeout(s.timer);
     s.poll = undefined;
     await s.listener?.close();
     s.listener = undefined;
     await stopWatching();
+    await Promise.allSettled([s.passes, s.sweep]);
+    const unfinished = await drainFirstAttempts(STOP_DRAIN_MS);
+    if (unfinished > 0) console.warn(`[sieve] ${unfinished} connector deliveries were still in flight at shutdown: the next start sends them again`);
   };
 }

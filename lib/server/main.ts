@@ -21,8 +21,8 @@ import { closeConnectionIfBodyUnread } from "@/lib/server/unread-bodies";
 export interface ServerHooks {
   /** Once the database is ready, before Next.js loads; returns lines for the start banner. */
   prepare(): Promise<string[]>;
-  /** Once the server listens and runs functions: background work; returns its stop function. */
-  started(): () => void;
+  /** Once the server listens and runs functions: background work; returns its stop function (resolving once it is over). */
+  started(): () => Promise<void>;
   /** On shutdown, before the database stops. */
   stop(): Promise<void>;
   /**
@@ -87,7 +87,7 @@ export async function runServer(hooks: ServerHooks): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log(`[sieve] ${signal} received, shutting down`);
-    stopBackground();
+    await stopBackground().catch((error: Error) => console.error(`[sieve] background work did not stop cleanly: ${error.message}`));
     await cdnProcesses?.stop();
     await inngestRuntime.stop().catch(() => undefined);
     await hooks.stop().catch(() => undefined);

@@ -5,28 +5,34 @@ export interface PeriodicTask {
   run: () => Promise<unknown>;
 }
 
-/** Runs `task` now and every `intervalMs` (never two at once); failures are logged. */
-function every({ label, intervalMs, run: task }: PeriodicTask): () => void {
-  let running = false;
-  const run = async () => {
-    if (running) return;
-    running = true;
-    try {
-      await task();
-    } catch (error) {
-      console.error(`[sieve] ${label} failed:`, error instanceof Error ? error.message : error);
-    } finally {
-      running = false;
-    }
+/**
+ * Runs `task` now and every `intervalMs` (never two at once); failures are logged. Its stop function
+ * resolves once a run in progress is over (the server's shutdown closes the database after it).
+ */
+function every({ label, intervalMs, run: task }: PeriodicTask): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  const run = () => {
+    running ??= Promise.resolve()
+      .then(task)
+      .then(
+        () => undefined,
+        (error: unknown) => console.error(`[sieve] ${label} failed:`, error instanceof Error ? error.message : error),
+      )
+      .finally(() => (running = undefined));
   };
-  const timer = setInterval(() => void run(), intervalMs);
+  const timer = setInterval(run, intervalMs);
   timer.unref();
-  void run();
-  return () => clearInterval(timer);
+  run();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }
 
-/** Starts every task; returns the function that stops them all. */
-export function startPeriodicTasks(tasks: readonly PeriodicTask[]): () => void {
+/** Starts every task; returns the function that stops them all (resolving once none runs). */
+export function startPeriodicTasks(tasks: readonly PeriodicTask[]): () => Promise<void> {
   const stops = tasks.map(every);
-  return () => stops.forEach((stop) => stop());
+  return async () => {
+    await Promise.all(stops.map((stop) => stop()));
+  };
 }

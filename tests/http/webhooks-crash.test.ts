@@ -44,3 +44,33 @@ it("a first attempt in flight at a crash is written and delivered after a restar
   expect(hook.requests[1]!.verifiedWith).toEqual([connector.secret]);
   expect(await deliveriesOf(connector.id)).toHaveLength(1);
 });
+
+it("a shutdown (SIGTERM) waits for the first attempts in flight and records them: none is sent again after the restart", { timeout: 240_000 }, async () => {
+  const project = await newProject(env.server.baseUrl);
+  const hook = await env.receiver();
+  const connector = await createConnector(project, { url: hook.url(), eventTypes: ["asset.uploaded"] });
+  hook.secrets = [connector.secret];
+  // Each answer comes a second later: the attempts are in flight when the server is told to stop.
+  hook.respond = () => new Promise((resolve) => setTimeout(() => resolve(200), 1_000));
+
+  const cursor = await feedCursor(project);
+  for (let i = 0; i < 3; i++) await uploadText(project, `in flight at the shutdown ${i}`);
+  const events = await feedEvents(project, cursor, (found) => found.filter((e) => e.type === "asset.uploaded").length === 3);
+  const uploaded = events.filter((e) => e.type === "asset.uploaded");
+  await waitFor(() => hook.requests.length === 3, "the three first attempts at the receiver");
+
+  await env.server.terminate();
+  expect(env.server.output()).not.toMatch(/still in flight at shutdown/);
+  hook.respond = () => 200;
+  await env.server.restart();
+
+  const delivered = await settledDeliveries(connector.id, 3, 60_000);
+  expect(delivered.map((d) => [d.status, d.attempts]), "recorded before the shutdown, as succeeded").toEqual([
+    ["succeeded", 1],
+    ["succeeded", 1],
+    ["succeeded", 1],
+  ]);
+  // Longer than the sweep's 2 s: a delivery left unrecorded would be written and sent again by now.
+  await new Promise((resolve) => setTimeout(resolve, 6_000));
+  for (const event of uploaded) expect(hook.withId(event.id), `requests with webhook-id ${event.id}`).toHaveLength(1);
+});

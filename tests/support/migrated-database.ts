@@ -67,3 +67,19 @@ export async function insertProject(db: { query: pg.Pool["query"] }): Promise<st
   );
   return rows[0]!.id;
 }
+
+export interface ConnectorOptions {
+  eventTypes?: string[];
+  enabled?: boolean;
+}
+
+/** An enabled webhook connector of `projectId` (to https://example.test/hook), created a minute ago; returns its id. */
+export async function insertConnector(db: { query: pg.Pool["query"] }, projectId: string, options: ConnectorOptions = {}): Promise<string> {
+  const { rows } = await db.query<{ id: string }>(
+    `INSERT INTO connectors (id, project_id, type, name, url, event_types, secret, enabled, created_at, updated_at)
+     VALUES (gen_random_uuid(), $1, 'webhook', 'hook', 'https://example.test/hook', $2, 'whsec_x', $3, now() - interval '1 minute', now())
+     RETURNING id`,
+    [projectId, options.eventTypes ?? [], options.enabled ?? true],
+  );
+  return rows[0]!.id;
+}

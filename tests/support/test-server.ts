@@ -83,6 +83,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       server.kill("SIGKILL");
       await exited;
     },
+    async terminate() {
+      await stopProcess(server);
+    },
     async restart() {
       server = spawnServer();
       await started();
@@ -90,11 +93,13 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   };
 }
 
-/** For crash tests: SIGKILL the server process and start a new one on the same database and data. */
+/** For crash tests: SIGKILL (or SIGTERM) the server process and start a new one on the same database and data. */
 export interface CrashableServer {
   /** The server process's id (for memory measurements through /proc); it changes on restart. */
   pid(): number;
   kill(): Promise<void>;
+  /** SIGTERM, as `npm start` gets it: resolves once the server has shut down (SIGKILL after 10 s). */
+  terminate(): Promise<void>;
   restart(): Promise<void>;
   output(): string;
 }

@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import type { DispatchedDelivery } from "@/lib/connectors/delivery/first-attempts";
 import { recordEvents, type NewEvent } from "@/lib/events/record";
-import { insertProject, startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
+import { insertConnector, insertProject, startMigratedDatabase, type ConnectorOptions, type MigratedDatabase } from "@/tests/support/migrated-database";
 import { dispatchedTitle } from "@/tests/support/dispatched";
 
 /**
@@ -50,16 +50,7 @@ beforeEach(async () => {
 });
 
 const project = () => insertProject(pool);
-
-async function connector(projectId: string, options: { eventTypes?: string[]; enabled?: boolean } = {}): Promise<string> {
-  const { rows } = await pool.query<{ id: string }>(
-    `INSERT INTO connectors (id, project_id, type, name, url, event_types, secret, enabled, created_at, updated_at)
-     VALUES (gen_random_uuid(), $1, 'webhook', 'hook', 'https://example.test/hook', $2, 'whsec_x', $3, now() - interval '1 minute', now())
-     RETURNING id`,
-    [projectId, options.eventTypes ?? [], options.enabled ?? true],
-  );
-  return rows[0]!.id;
-}
+const connector = (projectId: string, options: ConnectorOptions = {}) => insertConnector(pool, projectId, options);
 
 const event = (projectId: string, type: NewEvent["type"] = "asset.uploaded"): NewEvent => ({ projectId, type, title: type, facts: [] });
 
@@ -351,7 +342,7 @@ describe("connector dispatcher", () => {
   });
 });
 
-describe("connector dispatcher without connectors", () => {
+describe("the running dispatcher", () => {
   const cursor = async () => (await pool.query<{ seq: string }>(`SELECT seq FROM connector_dispatch_cursor WHERE id = 1`)).rows[0]!.seq;
   const waitFor = async (what: string, probe: () => Promise<boolean>, timeoutMs = 5_000) => {
     const deadline = Date.now() + timeoutMs;
@@ -390,5 +381,20 @@ describe("connector dispatcher without connectors", () => {
     } finally {
       await stop();
     }
+  });
+
+  it("starts no pass once stopped (a late wake-up included), and its next start dispatches what came meanwhile", async () => {
+    const projectId = await project();
+    await connector(projectId);
+    const stop = dispatch.startConnectorDispatcher();
+    await stop();
+    const before = await cursor();
+    await recordEvents(pool, [event(projectId)]);
+    dispatch.wakeDispatcher(true); // a notification arriving after the stop
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await cursor(), "no pass after the stop").toBe(before);
+
+    const restarted = dispatch.startConnectorDispatcher();
+    await waitFor("the event's pass after the next start", async () => (await cursor()) !== before, 3_000).finally(restarted);
   });
 });

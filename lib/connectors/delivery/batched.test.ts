@@ -17,7 +17,7 @@ vi.mock("./store", () => ({
 vi.mock("./load", () => ({ loadDeliveries: vi.fn() }));
 vi.mock("@/lib/db/client", () => ({ sqlPool: () => ({}) }));
 
-const { GATHER_MIN, GATHER_MS, queueSuccess } = await import("./batched");
+const { GATHER_MIN, GATHER_MS, flushSuccesses, queueSuccess, unrecordedSuccesses } = await import("./batched");
 
 const SUCCEEDED = { status: "succeeded", nextAttemptAt: null } as const;
 let next = 0;
@@ -81,6 +81,25 @@ describe("success records", () => {
     expect(recordSuccesses).toHaveBeenCalledTimes(2);
     expect(recordSuccesses.mock.calls[1]![1]).toHaveLength(100);
     expect([...first, ...second].every((s) => s.outcome === SUCCEEDED)).toBe(true);
+  });
+
+  it("writes the waiting successes at once when flushed (shutdown), and counts them until they are recorded", async () => {
+    let release: () => void = () => undefined;
+    recordSuccesses.mockImplementationOnce(async (_db, inputs) => {
+      await new Promise<void>((resolve) => (release = resolve));
+      return inputs.map(() => SUCCEEDED);
+    });
+    const some = Array.from({ length: 4 }, success);
+    some.forEach((s) => queueSuccess(s));
+    expect(unrecordedSuccesses()).toBe(4);
+    flushSuccesses();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(recordSuccesses, "no wait to gather more").toHaveBeenCalledTimes(1);
+    expect(unrecordedSuccesses(), "the batch being written still counts").toBe(4);
+    release();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(unrecordedSuccesses()).toBe(0);
+    expect(some.every((s) => s.outcome === SUCCEEDED)).toBe(true);
   });
 
   it("records one by one when the batch fails as a whole, each success hearing its own outcome", async () => {

@@ -89,10 +89,12 @@ interface SuccessQueue {
   /** When the first of `waiting` was queued. */
   since: number;
   running: boolean;
+  /** The size of the batch being written (0 when none is). */
+  writing: number;
   timer: NodeJS.Timeout | undefined;
 }
 
-const successQueue = singletonGetter<SuccessQueue>("connectorDeliverySuccesses", () => ({ waiting: [], since: 0, running: false, timer: undefined }));
+const successQueue = singletonGetter<SuccessQueue>("connectorDeliverySuccesses", () => ({ waiting: [], since: 0, running: false, writing: 0, timer: undefined }));
 
 /** Queues a success's record (recordSuccess, store.ts) for the next batch. */
 export function queueSuccess(success: QueuedSuccess): void {
@@ -115,6 +117,21 @@ function scheduleRecords(queue: SuccessQueue): void {
   }
 }
 
+/** Successes not recorded yet: waiting for their batch, or in the batch being written. */
+export function unrecordedSuccesses(): number {
+  const queue = successQueue();
+  return queue.waiting.length + queue.writing;
+}
+
+/** Writes the waiting successes now rather than gathering more (shutdown: drainFirstAttempts). */
+export function flushSuccesses(): void {
+  const queue = successQueue();
+  if (queue.running || queue.waiting.length === 0) return;
+  clearTimeout(queue.timer);
+  queue.timer = undefined;
+  void recordWaiting(queue);
+}
+
 function onGathered(queue: SuccessQueue): void {
   queue.timer = undefined;
   if (!queue.running) scheduleRecords(queue);
@@ -128,6 +145,7 @@ function onGathered(queue: SuccessQueue): void {
 async function recordWaiting(queue: SuccessQueue): Promise<void> {
   queue.running = true;
   const batch = queue.waiting.splice(0, MAX_BATCH);
+  queue.writing = batch.length;
   queue.since = performance.now();
   const db: Queryable = sqlPool();
   try {
@@ -146,6 +164,7 @@ async function recordWaiting(queue: SuccessQueue): Promise<void> {
     }
   } finally {
     queue.running = false;
+    queue.writing = 0;
     scheduleRecords(queue);
   }
 }

@@ -24,14 +24,18 @@ vi.mock("./attempt", () => ({
   startWebhookFirstAttempt: (...args: Parameters<typeof startWebhookFirstAttempt>) => startWebhookFirstAttempt(...args),
 }));
 vi.mock("./connector-changes", () => ({ unchangedSince: () => true }));
-vi.mock("./batched", () => ({ loadFirstAttempt: async () => null }));
+const flushSuccesses = vi.fn<() => void>();
+/** Successes whose record is not written yet, as the batcher would count them. */
+let unrecorded = 0;
+vi.mock("./batched", () => ({ loadFirstAttempt: async () => null, flushSuccesses: () => flushSuccesses(), unrecordedSuccesses: () => unrecorded }));
 vi.mock("../delivery-jobs", () => ({ handOffDeliveries: (...args: Parameters<typeof handOffDeliveries>) => handOffDeliveries(...args) }));
 vi.mock("@/lib/jobs/outbox", () => ({ kickOutbox: () => kickOutbox() }));
 vi.mock("./passes", () => ({ storeDispatched: (...args: Parameters<typeof storeDispatched>) => storeDispatched(...args) }));
 vi.mock("@/lib/db/client", () => ({ sqlPool: () => ({}) }));
 vi.mock("@/lib/db/transaction", () => ({ withTransaction: (_pool: unknown, fn: (client: unknown) => Promise<unknown>) => fn({}) }));
 
-const { FIRST_ATTEMPTS_PER_CONNECTOR, MAX_WAIT_MS, READ_AHEAD, STALLED_AFTER_MS, readAheadRoom, startFirstAttempts } = await import("./first-attempts");
+const { FIRST_ATTEMPTS_PER_CONNECTOR, MAX_WAIT_MS, READ_AHEAD, STALLED_AFTER_MS, drainFirstAttempts, readAheadRoom, resumeFirstAttempts, startFirstAttempts } =
+  await import("./first-attempts");
 
 const never = () => new Promise<never>(() => undefined);
 let lane = 0;
@@ -60,10 +64,68 @@ beforeEach(() => {
   handOffDeliveries.mockReset().mockResolvedValue(undefined);
   kickOutbox.mockReset().mockResolvedValue(undefined);
   storeDispatched.mockReset().mockResolvedValue(undefined);
+  flushSuccesses.mockReset();
+  unrecorded = 0;
 });
 
 afterEach(() => {
   vi.useRealTimers();
+});
+
+const succeeded = (deliveryId: string, attempt: number): AttemptOutcome => ({
+  deliveryId,
+  attempt,
+  status: "succeeded",
+  done: true,
+  statusCode: 200,
+  error: null,
+  nextAttemptAt: null,
+  sent: true,
+  queued: false,
+});
+
+// First in the file: the lanes are the process's, and later tests leave attempts hanging in theirs.
+describe("draining at shutdown", () => {
+  it("starts nothing more, records the waiting successes at once, and resolves once the attempts in flight are recorded", async () => {
+    const releases: (() => void)[] = [];
+    attemptDelivery.mockImplementation((deliveryId, attempt) => new Promise((resolve) => releases.push(() => resolve(succeeded(deliveryId, attempt)))));
+    startFirstAttempts(deliveries(FIRST_ATTEMPTS_PER_CONNECTOR + 2));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(attemptDelivery).toHaveBeenCalledTimes(FIRST_ATTEMPTS_PER_CONNECTOR);
+
+    unrecorded = 3; // successes waiting for their batch
+    let unfinished: number | undefined;
+    void drainFirstAttempts(1_000).then((n) => (unfinished = n));
+    expect(flushSuccesses, "the waiting successes are written without gathering more").toHaveBeenCalled();
+    releases.splice(0).forEach((release) => release());
+    await vi.advanceTimersByTimeAsync(50);
+    expect(attemptDelivery, "the freed slots started no waiting delivery").toHaveBeenCalledTimes(FIRST_ATTEMPTS_PER_CONNECTOR);
+    expect(unfinished, "still waiting for the successes' records").toBeUndefined();
+
+    unrecorded = 0;
+    await vi.advanceTimersByTimeAsync(20);
+    expect(unfinished).toBe(0);
+
+    // The dispatcher's next start lets the lanes go on: the two left waiting start.
+    resumeFirstAttempts();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(attemptDelivery).toHaveBeenCalledTimes(FIRST_ATTEMPTS_PER_CONNECTOR + 2);
+    releases.splice(0).forEach((release) => release());
+    await vi.advanceTimersByTimeAsync(0);
+  });
+
+  it("gives up when its time is up, and says how many were unfinished", async () => {
+    attemptDelivery.mockImplementation(never);
+    startFirstAttempts(deliveries(3));
+    await vi.advanceTimersByTimeAsync(0);
+    let unfinished: number | undefined;
+    void drainFirstAttempts(1_000).then((n) => (unfinished = n));
+    await vi.advanceTimersByTimeAsync(990);
+    expect(unfinished).toBeUndefined();
+    await vi.advanceTimersByTimeAsync(30);
+    expect(unfinished).toBe(3);
+    resumeFirstAttempts();
+  });
 });
 
 describe("first attempts", () => {
@@ -95,14 +157,7 @@ describe("first attempts", () => {
 
   it("starts a waiting delivery when a slot frees before its deadline, and does not hand it off", async () => {
     const releases: (() => void)[] = [];
-    attemptDelivery.mockImplementation(
-      (deliveryId, attempt) =>
-        new Promise((resolve) =>
-          releases.push(() =>
-            resolve({ deliveryId, attempt, status: "succeeded", done: true, statusCode: 200, error: null, nextAttemptAt: null, sent: true, queued: false }),
-          ),
-        ),
-    );
+    attemptDelivery.mockImplementation((deliveryId, attempt) => new Promise((resolve) => releases.push(() => resolve(succeeded(deliveryId, attempt)))));
     startFirstAttempts(deliveries(FIRST_ATTEMPTS_PER_CONNECTOR + 1));
     await vi.advanceTimersByTimeAsync(1_000);
     releases[0]!();

@@ -5,6 +5,7 @@ import { kickOutbox } from "@/lib/jobs/outbox";
 import { handOffDeliveries } from "../delivery-jobs";
 import { storeDispatched, type UnsavedDelivery } from "./passes";
 import { attemptDelivery, startWebhookFirstAttempt, type AttemptOutcome, type FirstAttemptListener } from "./attempt";
+import { flushSuccesses, unrecordedSuccesses } from "./batched";
 import { unchangedSince } from "./connector-changes";
 import type { StampedConnector } from "./dispatch-connectors";
 import type { StoredEvent } from "./envelope";
@@ -69,6 +70,9 @@ interface Lane {
 }
 
 const lanes = singletonGetter("connectorFirstAttempts", () => new Map<string, Lane>());
+/** Set by drainFirstAttempts (shutdown): lanes start no more attempts. */
+const drain = singletonGetter("connectorFirstAttemptsDrain", () => ({ draining: false }));
+const DRAIN_POLL_MS = 10;
 
 /** Starts the first attempts of freshly dispatched deliveries (does not wait for them). */
 export function startFirstAttempts(deliveries: readonly DispatchedDelivery[]): void {
@@ -108,7 +112,7 @@ function pump(connectorId: string): void {
   let overdue = 0;
   while (overdue < lane.waiting.length && now - lane.waiting[overdue]!.since >= MAX_WAIT_MS) overdue++;
   if (overdue > 0) void handOff(lane.waiting.splice(0, overdue));
-  while (lane.running < FIRST_ATTEMPTS_PER_CONNECTOR && lane.waiting.length > 0) start(connectorId, lane, lane.waiting.shift()!);
+  while (lane.running < FIRST_ATTEMPTS_PER_CONNECTOR && lane.waiting.length > 0 && !drain().draining) start(connectorId, lane, lane.waiting.shift()!);
 
   const oldest = lane.waiting[0];
   if (!oldest) {
@@ -122,6 +126,32 @@ function pump(connectorId: string): void {
     }, oldest.since + MAX_WAIT_MS - now);
     lane.timer.unref();
   }
+}
+
+/**
+ * Shutdown: lanes start no more attempts, the successes waiting for their batch are recorded at
+ * once, and the attempts in flight are awaited until their outcomes are recorded, for at most
+ * `timeoutMs` (a hanging endpoint does not hold the shutdown for the request's whole timeout). A
+ * delivery not started stays with its pass, and the sweep writes and sends it after the next start,
+ * as after a crash; so does one still in flight when the time is up (the receiver may then get it
+ * twice, with the same webhook-id). Returns how many were still in flight or unrecorded.
+ */
+export async function drainFirstAttempts(timeoutMs: number): Promise<number> {
+  drain().draining = true;
+  const deadline = performance.now() + timeoutMs;
+  for (;;) {
+    flushSuccesses(); // a success frees its slot before its record
+    let unfinished = unrecordedSuccesses();
+    for (const lane of lanes().values()) unfinished += lane.running;
+    if (unfinished === 0 || performance.now() >= deadline) return unfinished;
+    await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
+  }
+}
+
+/** Lets lanes start attempts again after a drain (the dispatcher's start). */
+export function resumeFirstAttempts(): void {
+  drain().draining = false;
+  for (const connectorId of [...lanes().keys()]) pump(connectorId);
 }
 
 /**
