@@ -242,7 +242,7 @@ async function anyConnectorEnabled(): Promise<boolean> {
  * How long a stop waits for the first attempts in flight to be recorded (drainFirstAttempts): an
  * endpoint that answers in time is not sent the same event again after the restart.
  */
-export const STOP_DRAIN_MS = 5_000;
+const STOP_DRAIN_MS = 5_000;
 
 /**
  * Starts the dispatcher: woken by each commit of events (NOTIFY), and by a poll as a safety net.

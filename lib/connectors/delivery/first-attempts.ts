@@ -112,7 +112,7 @@ function pump(connectorId: string): void {
   let overdue = 0;
   while (overdue < lane.waiting.length && now - lane.waiting[overdue]!.since >= MAX_WAIT_MS) overdue++;
   if (overdue > 0) void handOff(lane.waiting.splice(0, overdue));
-  while (lane.running < FIRST_ATTEMPTS_PER_CONNECTOR && lane.waiting.length > 0 && !drain().draining) start(connectorId, lane, lane.waiting.shift()!);
+  if (!drain().draining) while (lane.running < FIRST_ATTEMPTS_PER_CONNECTOR && lane.waiting.length > 0) start(connectorId, lane, lane.waiting.shift()!);
 
   const oldest = lane.waiting[0];
   if (!oldest) {
@@ -144,7 +144,7 @@ export async function drainFirstAttempts(timeoutMs: number): Promise<number> {
     let unfinished = unrecordedSuccesses();
     for (const lane of lanes().values()) unfinished += lane.running;
     if (unfinished === 0 || performance.now() >= deadline) return unfinished;
-    await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS));
+    await new Promise((resolve) => setTimeout(resolve, DRAIN_POLL_MS)); // the global timer, which tests fake
   }
 }
 
