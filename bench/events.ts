@@ -37,8 +37,10 @@ import type { CrashableServer, RunningServer } from "@/tests/support/test-server
  *    and the attempts' bookkeeping cost.
  * 3. Lag: one event at a time on an idle server, from its commit to its receipt. Target: p50 <= 250 ms.
  * The server needs SIEVE_ALLOW_PRIVATE_NETWORKS=true (bench/run.ts sets it) to deliver to 127.0.0.1.
- * Env: BENCH_EVENTS_TOTAL (100000), BENCH_FEED_PAGES (300), BENCH_DELIVERY_N (6000: a round of 2000
- * lasted ~0.3 s, short enough for the VM's speed swings to move B by 2x between rounds),
+ * Env: BENCH_EVENTS_TOTAL (100000), BENCH_FEED_PAGES (300), BENCH_DELIVERY_N (15000: a round of 2000
+ * lasted ~0.3 s, short enough for the VM's speed swings to move B by 2x between rounds; on the faster
+ * machine of 2026-11-29, where B ran at 40–46k requests/s, a round of 6000 lasted ~0.14 s and the
+ * rounds' ratios spread over 0.36–0.56x, against 0.37–0.47x with 15000),
  * BENCH_LAG_N (100), BENCH_DELIVERY_WARMUP (2000), BENCH_DELIVERY_ROUNDS (5: the VM's speed moved B
  * between 9k and 21k requests/s from one round to the next, so the median needs more than 3),
  * BENCH_EVENTS_PARTS (feed,delivery), BENCH_PROFILE_DIR (a profile of the server process per
@@ -157,7 +159,7 @@ async function deliveryState(eventId: string): Promise<string> {
 }
 
 async function benchDelivery(server: RunningServer & CrashableServer, apiKey: string, projectId: string, probeUrl: string) {
-  const n = Number(process.env.BENCH_DELIVERY_N ?? 6000);
+  const n = Number(process.env.BENCH_DELIVERY_N ?? 15_000);
   const lagN = Number(process.env.BENCH_LAG_N ?? 100);
   const warmN = Number(process.env.BENCH_DELIVERY_WARMUP ?? 2000);
   const roundsN = Math.max(1, Number(process.env.BENCH_DELIVERY_ROUNDS ?? 5));

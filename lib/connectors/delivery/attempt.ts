@@ -118,7 +118,7 @@ export async function attemptDelivery(deliveryId: string, attempt: number, optio
         : await recordSuccess(pool, fields, lastSuccessAt);
     return saved ? sentOutcome(deliveryId, attempt, result, saved, false) : reload(deliveryId, attempt);
   }
-  return recordFailure(loaded, deliveryId, attempt, result, fromLane);
+  return recordFailure(loaded, deliveryId, attempt, result, { fromLane });
 }
 
 /** Why a pending delivery is cancelled instead of attempted, or null when it is attempted. */
@@ -218,7 +218,7 @@ class WebhookFirstAttempt implements WebhookSink, QueuedSuccess {
 
   recordFailure(result: SendResult): void {
     const timed: TimedSendResult = { ...result, startedMs: this.startedMs, latencyMs: this.latencyMs };
-    recordFailure(this.loaded as LoadedDelivery, this.deliveryId, 1, timed, /* fromLane */ true).then(
+    recordFailure(this.loaded as LoadedDelivery, this.deliveryId, 1, timed, { fromLane: true }).then(
       (outcome) => this.listener.settled(outcome),
       (error: unknown) => this.listener.failed(error),
     );
@@ -237,13 +237,13 @@ class WebhookFirstAttempt implements WebhookSink, QueuedSuccess {
   }
 }
 
-/** Records a failed attempt (see attemptDelivery); `fromLane`: a delivery left pending is handed to the job runner in the same transaction. */
+/** Records a failed attempt (see attemptDelivery); `fromLane` as AttemptOptions.fromLane: a delivery left pending is handed to the job runner in the same transaction. */
 async function recordFailure(
   loaded: LoadedDelivery,
   deliveryId: string,
   attempt: number,
   result: TimedSendResult,
-  fromLane: boolean,
+  { fromLane }: Pick<AttemptOptions, "fromLane">,
 ): Promise<AttemptOutcome> {
   const settings = config().connectors;
   const { connector } = loaded;
@@ -267,7 +267,7 @@ async function recordFailure(
       await recordEvents(client, [connectorFailingEvent(connector, run, result.error)]);
       await cancelPendingDeliveries(client, connector.id, deliveryId, CONNECTOR_OFF);
     }
-    const queued = fromLane && recorded.status === "pending";
+    const queued = fromLane === true && recorded.status === "pending";
     if (queued) await handOffDeliveries(client, [{ deliveryId, connectorId: connector.id }]);
     return { recorded, disableReason: run.disableReason, queued };
   });
