@@ -6,7 +6,7 @@ import { sqlPool } from "@/lib/db/client";
 import { recordEvents, type NewEvent } from "@/lib/events/record";
 import { percentile, timedCall, verdict } from "@/bench/http-timing";
 import { plainSignedPosts } from "@/bench/server-probe.mjs";
-import { cpuMs, cpuPer, otherLoad, plainSignedPostsInServer, probeProfile, readAndSendInServer, serverLoop } from "@/bench/server-measures";
+import { cpuMs, cpuPer, machineShares, type MachineShares, plainSignedPostsInServer, probeProfile, readAndSendInServer, serverLoop } from "@/bench/server-measures";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { CrashableServer, RunningServer } from "@/tests/support/test-server";
@@ -27,7 +27,8 @@ import type { CrashableServer, RunningServer } from "@/tests/support/test-server
  *    baseline) runs first, so the JIT has compiled both paths; then ROUNDS rounds of (deliveries,
  *    baseline A, baseline B), each ratio taken within its round, and the median reported. Plain POSTs
  *    from this process (which also runs the receiver) are shown for information. The machine is
- *    shared: the CPU other processes used during each round is shown, as a warning sign. Each line
+ *    shared: the CPU other processes used during each round is shown, as a warning sign, and so is
+ *    the share its CPUs idled (a rate bound by waits, not by CPU, leaves them idle). Each line
  *    gives the CPU per request of the server, PostgreSQL and the receiver, and of it the server's
  *    garbage collection (what a burst's waiting deliveries keep alive costs in scavenges).
  *    C, after B in each round: the round's events read from PostgreSQL in pages, made envelopes,
@@ -40,7 +41,7 @@ import type { CrashableServer, RunningServer } from "@/tests/support/test-server
  * Env: BENCH_EVENTS_TOTAL (100000), BENCH_FEED_PAGES (300), BENCH_DELIVERY_N (15000: a round of 2000
  * lasted ~0.3 s, short enough for the VM's speed swings to move B by 2x between rounds; on the faster
  * machine of 2026-11-29, where B ran at 40–46k requests/s, a round of 6000 lasted ~0.14 s and the
- * rounds' ratios spread over 0.36–0.56x, against 0.37–0.47x with 15000),
+ * rounds' ratios spread over 0.36–0.70x, against 0.37–0.47x with 15000),
  * BENCH_LAG_N (100), BENCH_DELIVERY_WARMUP (2000), BENCH_DELIVERY_ROUNDS (5: the VM's speed moved B
  * between 9k and 21k requests/s from one round to the next, so the median needs more than 3),
  * BENCH_EVENTS_PARTS (feed,delivery), BENCH_PROFILE_DIR (a profile of the server process per
@@ -208,7 +209,7 @@ async function benchDelivery(server: RunningServer & CrashableServer, apiKey: st
       const loop = await serverLoop(probeUrl);
       if (profile) console.log(`  (profile of the delivery burst: ${await probeProfile(probeUrl, "stop")})`);
       if (!delivered) console.log(`  ! only ${receiver.arrivals.size - already} of ${count} arrived within 10 min`);
-      return { rate: count / ((lastArrival - burst.committedAt) / 1000), cpu: cpuPer(before, after, count, loop), other: otherLoad(before, after), ids: burst.ids };
+      return { rate: count / ((lastArrival - burst.committedAt) / 1000), cpu: cpuPer(before, after, count, loop), machine: machineShares(before, after), ids: burst.ids };
     };
     /** A rate the server process measures itself (a baseline, or C), with its CPU and, when asked, a profile (file `name`-…). */
     const measuredInServer = async (name: string, count: number, profile: boolean, run: () => Promise<number | null>) => {
@@ -219,7 +220,7 @@ async function benchDelivery(server: RunningServer & CrashableServer, apiKey: st
       const after = await cpuMs(server.pid());
       const loop = await serverLoop(probeUrl);
       if (profile) console.log(`  (profile of ${name}: ${await probeProfile(probeUrl, "stop")})`);
-      return { rate, cpu: cpuPer(before, after, count, loop), other: otherLoad(before, after) };
+      return { rate, cpu: cpuPer(before, after, count, loop), machine: machineShares(before, after) };
     };
     const baseline = (client: "node:http" | "undici", count: number, profile = false) =>
       measuredInServer(client.replace(":", "-"), count, profile, () =>
@@ -255,13 +256,14 @@ async function benchDelivery(server: RunningServer & CrashableServer, apiKey: st
     const vsNodeHttp = ratios((r) => r.nodeHttp.rate);
     const vsUndici = ratios((r) => r.undici.rate);
     const rate = (x: number | null, unit: string) => (x === null ? "n/a (no probe)" : `${x.toFixed(0)} ${unit}`.padStart(14));
-    const load = (x: number | null) => (x === null ? "" : `   other processes ${(x * 100).toFixed(0)}% of the CPUs${x > 0.1 ? " (!)" : ""}`);
+    const load = (x: MachineShares | null) =>
+      x === null ? "" : `   CPUs idle ${(x.idle * 100).toFixed(0)}%, other processes ${(x.other * 100).toFixed(0)}%${x.other > 0.1 ? " (!)" : ""}`;
     rounds.forEach((r, i) => {
       console.log(`  round ${i + 1}`);
-      console.log(`    delivered                        ${rate(r.delivery.rate, "events/s")}   ${r.delivery.cpu}${load(r.delivery.other)}`);
-      console.log(`    A: plain POSTs through node:http ${rate(r.nodeHttp.rate, "requests/s")}   ${r.nodeHttp.cpu}${load(r.nodeHttp.other)}`);
-      console.log(`    B: plain POSTs through undici    ${rate(r.undici.rate, "requests/s")}   ${r.undici.cpu}${load(r.undici.other)}`);
-      console.log(`    C: read and sent, nothing stored ${rate(r.floor.rate, "events/s")}   ${r.floor.cpu}${load(r.floor.other)}`);
+      console.log(`    delivered                        ${rate(r.delivery.rate, "events/s")}   ${r.delivery.cpu}${load(r.delivery.machine)}`);
+      console.log(`    A: plain POSTs through node:http ${rate(r.nodeHttp.rate, "requests/s")}   ${r.nodeHttp.cpu}${load(r.nodeHttp.machine)}`);
+      console.log(`    B: plain POSTs through undici    ${rate(r.undici.rate, "requests/s")}   ${r.undici.cpu}${load(r.undici.machine)}`);
+      console.log(`    C: read and sent, nothing stored ${rate(r.floor.rate, "events/s")}   ${r.floor.cpu}${load(r.floor.machine)}`);
     });
     console.log(`  plain signed POSTs from the bench process (the receiver's process: informational) ${plainHere.toFixed(0)} requests/s`);
     const median = (xs: (number | null)[]) => percentile(xs.filter((x): x is number => x !== null), 50);

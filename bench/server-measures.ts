@@ -55,6 +55,8 @@ export interface CpuSample {
   postgres: number;
   self: number;
   machine: number;
+  /** The machine's idle time (idle and iowait, summed over its CPUs). */
+  idle: number;
   at: number;
 }
 
@@ -80,8 +82,9 @@ export async function cpuMs(serverPid: number): Promise<CpuSample | null> {
     // traffic, are not a process's time: left out on both sides).
     const all = (await readFile("/proc/stat", "utf8")).split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
     const machine = (all[0] ?? 0) + (all[1] ?? 0) + (all[2] ?? 0);
+    const idle = (all[3] ?? 0) + (all[4] ?? 0);
     const ms = (x: number) => x * 10; // USER_HZ is 100 on Linux
-    return { server: ms(server), postgres: ms(postgres), self: ms(self), machine: ms(machine), at: performance.now() };
+    return { server: ms(server), postgres: ms(postgres), self: ms(self), machine: ms(machine), idle: ms(idle), at: performance.now() };
   } catch {
     return null;
   }
@@ -117,10 +120,21 @@ export async function serverLoop(probeUrl: string): Promise<ServerLoop | null> {
   }
 }
 
-/** The share of the machine's CPUs that processes other than the server, PostgreSQL and this one used. */
-export function otherLoad(before: CpuSample | null, after: CpuSample | null): number | null {
+/** Shares of the machine's CPUs over a measurement (0–1). */
+export interface MachineShares {
+  /** Used by processes other than the server, PostgreSQL and this one. */
+  other: number;
+  /**
+   * Idle: on a machine whose processes wait on one another (the delivery bench's server, database
+   * and receiver on two cores), what the run left unused says it was bound by waits, not CPU.
+   */
+  idle: number;
+}
+
+export function machineShares(before: CpuSample | null, after: CpuSample | null): MachineShares | null {
   if (!before || !after) return null;
+  const capacity = (after.at - before.at) * os.availableParallelism();
   const mine = after.server - before.server + (after.postgres - before.postgres) + (after.self - before.self);
   const other = Math.max(0, after.machine - before.machine - mine);
-  return other / ((after.at - before.at) * os.availableParallelism());
+  return { other: other / capacity, idle: Math.min(1, Math.max(0, (after.idle - before.idle) / capacity)) };
 }
