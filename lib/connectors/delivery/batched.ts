@@ -88,20 +88,19 @@ interface SuccessQueue {
   waiting: QueuedSuccess[];
   /** When the first of `waiting` was queued. */
   since: number;
-  running: boolean;
-  /** The size of the batch being written (0 when none is). */
+  /** The size of the batch being written; 0 when none is (one batch at a time). */
   writing: number;
   timer: NodeJS.Timeout | undefined;
 }
 
-const successQueue = singletonGetter<SuccessQueue>("connectorDeliverySuccesses", () => ({ waiting: [], since: 0, running: false, writing: 0, timer: undefined }));
+const successQueue = singletonGetter<SuccessQueue>("connectorDeliverySuccesses", () => ({ waiting: [], since: 0, writing: 0, timer: undefined }));
 
 /** Queues a success's record (recordSuccess, store.ts) for the next batch. */
 export function queueSuccess(success: QueuedSuccess): void {
   const queue = successQueue();
   if (queue.waiting.length === 0) queue.since = performance.now();
   queue.waiting.push(success);
-  if (!queue.running) scheduleRecords(queue);
+  if (queue.writing === 0) scheduleRecords(queue);
 }
 
 /** Starts a batch when one is due, or arms the timer for when it will be. */
@@ -126,7 +125,7 @@ export function unrecordedSuccesses(): number {
 /** Writes the waiting successes now rather than gathering more (shutdown: drainFirstAttempts). */
 export function flushSuccesses(): void {
   const queue = successQueue();
-  if (queue.running || queue.waiting.length === 0) return;
+  if (queue.writing > 0 || queue.waiting.length === 0) return;
   clearTimeout(queue.timer);
   queue.timer = undefined;
   void recordWaiting(queue);
@@ -134,7 +133,7 @@ export function flushSuccesses(): void {
 
 function onGathered(queue: SuccessQueue): void {
   queue.timer = undefined;
-  if (!queue.running) scheduleRecords(queue);
+  if (queue.writing === 0) scheduleRecords(queue);
 }
 
 /**
@@ -143,8 +142,7 @@ function onGathered(queue: SuccessQueue): void {
  * outcome.
  */
 async function recordWaiting(queue: SuccessQueue): Promise<void> {
-  queue.running = true;
-  const batch = queue.waiting.splice(0, MAX_BATCH);
+  const batch = queue.waiting.splice(0, MAX_BATCH); // never empty: callers check
   queue.writing = batch.length;
   queue.since = performance.now();
   const db: Queryable = sqlPool();
@@ -163,7 +161,6 @@ async function recordWaiting(queue: SuccessQueue): Promise<void> {
       );
     }
   } finally {
-    queue.running = false;
     queue.writing = 0;
     scheduleRecords(queue);
   }
