@@ -3,6 +3,7 @@ import pg from "pg";
 import { config } from "@/lib/core/config";
 import { PrismaClient } from "@/lib/db/generated/client";
 import { existingSingleton, forgetSingleton, processSingleton } from "@/lib/core/singleton";
+import { endPool } from "@/lib/db/end-pool";
 
 export type Db = PrismaClient;
 
@@ -42,40 +43,13 @@ export function sqlPool(): pg.Pool {
 }
 
 /**
- * Closes the pool, once every connection of it has closed; the next db() call opens a new one (e.g.
- * after DATABASE_URL changed).
+ * Closes the pool, once every connection of it has closed (endPool); the next db() call opens a
+ * new one (e.g. after DATABASE_URL changed).
  */
 export async function disconnectDb(): Promise<void> {
   const opened = existingSingleton<Opened>(SLOT);
   if (!opened) return;
   forgetSingleton(SLOT);
-  const closed = connectionsClosed(opened.pool);
   await opened.client.$disconnect();
-  await opened.pool.end().catch(() => undefined);
-  await closed;
-}
-
-/** How long disconnectDb waits for the server to close a connection it was asked to end. */
-const CONNECTION_CLOSE_MS = 2_000;
-
-/**
- * When the pool's connections have closed: pg-pool's end() resolves once it has asked each to end,
- * before the server has closed it. A database stopped in that moment (the server's shutdown stops
- * the embedded one next) terminates the session still open, and the pool reports an idle
- * connection's error. Bounded by CONNECTION_CLOSE_MS: a connection the server never closes does not
- * hold the shutdown.
- */
-function connectionsClosed(pool: pg.Pool): Promise<void> {
-  let open = pool.totalCount;
-  if (open === 0) return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    const timer = setTimeout(resolve, CONNECTION_CLOSE_MS);
-    timer.unref();
-    // pg-pool emits `remove` once a client's connection has ended.
-    pool.on("remove", () => {
-      if (--open > 0) return;
-      clearTimeout(timer);
-      resolve();
-    });
-  });
+  await endPool(opened.pool);
 }

@@ -4,6 +4,7 @@ import type { DispatchedDelivery } from "@/lib/connectors/delivery/first-attempt
 import { recordEvents, type NewEvent } from "@/lib/events/record";
 import { insertConnector, insertProject, startMigratedDatabase, type ConnectorOptions, type MigratedDatabase } from "@/tests/support/migrated-database";
 import { dispatchedTitle } from "@/tests/support/dispatched";
+import { endPool } from "@/lib/db/end-pool";
 
 /**
  * The connector dispatcher against a real, migrated PostgreSQL: every committed event becomes one
@@ -29,9 +30,6 @@ beforeAll(async () => {
   database = await startMigratedDatabase("dispatch");
   vi.stubEnv("DATABASE_URL", database.url);
   pool = new pg.Pool({ connectionString: database.url, max: 6 });
-  // pool.end() resolves before its clients' sessions end; the server's shutdown in afterAll can then
-  // terminate one, which the pool reports as an (otherwise uncaught) idle-client error.
-  pool.on("error", () => undefined);
   dispatch = await import("@/lib/connectors/dispatch");
   store = await import("@/lib/connectors/delivery/store");
   ({ disconnectDb } = await import("@/lib/db/client"));
@@ -39,7 +37,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await disconnectDb?.();
-  await pool?.end();
+  if (pool) await endPool(pool); // before the database stops: no session of it left open
   await database?.stop();
   vi.unstubAllEnvs();
 });

@@ -2,6 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { JobMessage } from "@/lib/jobs/client";
 import { startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
+import { endPool } from "@/lib/db/end-pool";
 
 /**
  * The job outbox against a real PostgreSQL, with the send to Inngest replaced: a send that never
@@ -29,14 +30,13 @@ beforeAll(async () => {
   vi.stubEnv("DATABASE_URL", database.url);
   vi.stubEnv("SIEVE_JOB_SEND_TIMEOUT_MS", "300");
   pool = new pg.Pool({ connectionString: database.url, max: 2 });
-  pool.on("error", () => undefined);
   outbox = await import("@/lib/jobs/outbox");
   ({ disconnectDb } = await import("@/lib/db/client"));
 }, 120_000);
 
 afterAll(async () => {
   await disconnectDb?.();
-  await pool?.end();
+  if (pool) await endPool(pool); // before the database stops: no session of it left open
   await database?.stop();
   vi.unstubAllEnvs();
 });
