@@ -5,6 +5,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { LabelAssetData } from "@/lib/assets/labels/request";
 import { insertProject, startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
+import { endPool } from "@/lib/db/end-pool";
 
 /**
  * The labels-due queue against a real PostgreSQL (the job runner replaced by the outbox's rows):
@@ -31,7 +32,6 @@ beforeAll(async () => {
   vi.stubEnv("SIEVE_PROCESSING_RECONCILE_SECONDS", "5");
   vi.stubEnv("DATA_DIR", await mkdtemp(path.join(os.tmpdir(), "label-queue-")));
   pool = new pg.Pool({ connectionString: database.url, max: 2 });
-  pool.on("error", () => undefined);
   queue = await import("@/lib/assets/labels/queue");
   run = await import("@/lib/assets/labels/run");
   foreground = await import("@/lib/core/foreground");
@@ -42,7 +42,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await disconnectDb?.();
-  await pool?.end();
+  if (pool) await endPool(pool); // before the database stops: no session of it left open
   await database?.stop();
 });
 
@@ -79,7 +79,12 @@ describe("label queue", () => {
     const wait = queue.LABELS_DUE_WINDOW_MS - (Date.now() % queue.LABELS_DUE_WINDOW_MS);
     await new Promise((resolve) => setTimeout(resolve, wait + 10));
     const ids = [await newAsset(), await newAsset(), await newAsset()];
-    for (const id of ids) await decide(id);
+    for (const id of ids) {
+      await decide(id);
+      // queued_at has millisecond precision, and decisions in the same millisecond are equally old
+      // (the queue then orders them by asset id): a few ms apart, the queue's order is theirs.
+      await new Promise((resolve) => setTimeout(resolve, 3));
+    }
 
     const jobs = await dueJobs();
     expect(jobs).toHaveLength(1);
