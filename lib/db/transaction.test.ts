@@ -2,7 +2,6 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
 import { withTransaction } from "./transaction";
-import { endPool } from "@/lib/db/end-pool";
 
 /**
  * A connection lost in the middle of a transaction (the database shutting down or restarting):
@@ -14,11 +13,10 @@ let pool: pg.Pool;
 
 beforeAll(async () => {
   database = await startMigratedDatabase("transaction");
-  pool = new pg.Pool({ connectionString: database.url, max: 2 });
+  pool = database.pool({ max: 2 });
 }, 120_000);
 
 afterAll(async () => {
-  if (pool) await endPool(pool); // before the database stops: no session of it left open
   await database?.stop();
 });
 

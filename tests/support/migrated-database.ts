@@ -4,6 +4,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll } from "vitest";
 import { startEmbeddedPostgres } from "@/lib/db/embedded";
+import { endPool } from "@/lib/db/end-pool";
 import { applyMigrations } from "@/lib/db/migrate";
 
 const MIGRATIONS = "prisma/migrations";
@@ -13,6 +14,8 @@ export interface MigratedDatabase {
   url: string;
   /** Applies the migrations left out (`before`): an upgrade. */
   upgrade(): Promise<void>;
+  /** A connection pool to it, ended by stop() before the server stops (no session of it left open). */
+  pool(config?: Omit<pg.PoolConfig, "connectionString">): pg.Pool;
   stop(): Promise<void>;
 }
 
@@ -29,12 +32,19 @@ export async function startMigratedDatabase(name: string, options: { before?: st
   }
   const server = await startEmbeddedPostgres({ dataDir: path.join(tmp, "data"), port: 0 });
   await applyMigrations(server.url, migrations);
+  const pools: pg.Pool[] = [];
   return {
     url: server.url,
     async upgrade() {
       await applyMigrations(server.url);
     },
+    pool(config = {}) {
+      const pool = new pg.Pool({ ...config, connectionString: server.url });
+      pools.push(pool);
+      return pool;
+    },
     async stop() {
+      await Promise.all(pools.splice(0).map(endPool));
       await server.stop();
       rmSync(tmp, { recursive: true, force: true });
     },

@@ -4,7 +4,6 @@ import type { DispatchedDelivery } from "@/lib/connectors/delivery/first-attempt
 import { recordEvents } from "@/lib/events/record";
 import { insertProject, startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
 import { dispatchedTitle } from "@/tests/support/dispatched";
-import { endPool } from "@/lib/db/end-pool";
 
 /**
  * First attempts use a delivery as the dispatcher read it only while its connector is unchanged
@@ -28,7 +27,7 @@ let disconnectDb: typeof import("@/lib/db/client").disconnectDb;
 beforeAll(async () => {
   database = await startMigratedDatabase("connector-changes");
   vi.stubEnv("DATABASE_URL", database.url);
-  pool = new pg.Pool({ connectionString: database.url, max: 4 });
+  pool = database.pool({ max: 4 });
   changes = await import("@/lib/connectors/delivery/connector-changes");
   dispatch = await import("@/lib/connectors/dispatch");
   ({ disconnectDb } = await import("@/lib/db/client"));
@@ -37,7 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopWatching?.();
   await disconnectDb?.();
-  if (pool) await endPool(pool); // before the database stops: no session of it left open
   await database?.stop();
   vi.unstubAllEnvs();
 });

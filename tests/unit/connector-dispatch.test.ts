@@ -4,7 +4,6 @@ import type { DispatchedDelivery } from "@/lib/connectors/delivery/first-attempt
 import { recordEvents, type NewEvent } from "@/lib/events/record";
 import { insertConnector, insertProject, startMigratedDatabase, type ConnectorOptions, type MigratedDatabase } from "@/tests/support/migrated-database";
 import { dispatchedTitle } from "@/tests/support/dispatched";
-import { endPool } from "@/lib/db/end-pool";
 
 /**
  * The connector dispatcher against a real, migrated PostgreSQL: every committed event becomes one
@@ -29,7 +28,7 @@ let disconnectDb: typeof import("@/lib/db/client").disconnectDb;
 beforeAll(async () => {
   database = await startMigratedDatabase("dispatch");
   vi.stubEnv("DATABASE_URL", database.url);
-  pool = new pg.Pool({ connectionString: database.url, max: 6 });
+  pool = database.pool({ max: 6 });
   dispatch = await import("@/lib/connectors/dispatch");
   store = await import("@/lib/connectors/delivery/store");
   ({ disconnectDb } = await import("@/lib/db/client"));
@@ -37,7 +36,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await disconnectDb?.();
-  if (pool) await endPool(pool); // before the database stops: no session of it left open
   await database?.stop();
   vi.unstubAllEnvs();
 });

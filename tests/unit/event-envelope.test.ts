@@ -18,12 +18,11 @@ let projectId: string;
 
 beforeAll(async () => {
   database = await startMigratedDatabase("event-envelope");
-  pool = new pg.Pool({ connectionString: database.url });
+  pool = database.pool();
   projectId = await insertProject(pool);
 }, 120_000);
 
 afterAll(async () => {
-  await pool?.end();
   await database?.stop();
 });
 

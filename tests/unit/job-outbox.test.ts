@@ -2,7 +2,6 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { JobMessage } from "@/lib/jobs/client";
 import { startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
-import { endPool } from "@/lib/db/end-pool";
 
 /**
  * The job outbox against a real PostgreSQL, with the send to Inngest replaced: a send that never
@@ -29,14 +28,13 @@ beforeAll(async () => {
   database = await startMigratedDatabase("outbox");
   vi.stubEnv("DATABASE_URL", database.url);
   vi.stubEnv("SIEVE_JOB_SEND_TIMEOUT_MS", "300");
-  pool = new pg.Pool({ connectionString: database.url, max: 2 });
+  pool = database.pool({ max: 2 });
   outbox = await import("@/lib/jobs/outbox");
   ({ disconnectDb } = await import("@/lib/db/client"));
 }, 120_000);
 
 afterAll(async () => {
   await disconnectDb?.();
-  if (pool) await endPool(pool); // before the database stops: no session of it left open
   await database?.stop();
   vi.unstubAllEnvs();
 });

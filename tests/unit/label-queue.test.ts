@@ -5,7 +5,6 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { LabelAssetData } from "@/lib/assets/labels/request";
 import { insertProject, startMigratedDatabase, type MigratedDatabase } from "@/tests/support/migrated-database";
-import { endPool } from "@/lib/db/end-pool";
 
 /**
  * The labels-due queue against a real PostgreSQL (the job runner replaced by the outbox's rows):
@@ -31,7 +30,7 @@ beforeAll(async () => {
   vi.stubEnv("DATABASE_URL", database.url);
   vi.stubEnv("SIEVE_PROCESSING_RECONCILE_SECONDS", "5");
   vi.stubEnv("DATA_DIR", await mkdtemp(path.join(os.tmpdir(), "label-queue-")));
-  pool = new pg.Pool({ connectionString: database.url, max: 2 });
+  pool = database.pool({ max: 2 });
   queue = await import("@/lib/assets/labels/queue");
   run = await import("@/lib/assets/labels/run");
   foreground = await import("@/lib/core/foreground");
@@ -42,7 +41,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await disconnectDb?.();
-  if (pool) await endPool(pool); // before the database stops: no session of it left open
   await database?.stop();
 });
 
