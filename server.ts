@@ -16,6 +16,7 @@ import { dispatchCdn } from "@/lib/cdn/adapters";
 import { makeDerivedImage, type DerivedJob } from "@/lib/cdn/derived-production";
 import { startCdnInvalidation } from "@/lib/cdn/invalidation";
 import { startConnectorDispatcher } from "@/lib/connectors/dispatch";
+import { pruneDeliveryLog } from "@/lib/connectors/delivery/retention";
 import { config } from "@/lib/core/config";
 import { sqlPool } from "@/lib/db/client";
 import { pruneExecutorHistory } from "@/lib/executor/store";
@@ -54,7 +55,8 @@ runServer({
     // Load the image model now rather than on the first image upload (about 0.8 s).
     warmUpNsfw().catch((error: Error) => console.error(`[sieve] image model did not load: ${error.message}`));
     const stopTasks = startPeriodicTasks([
-      // Housekeeping: abandoned multipart uploads, expired idempotency records, executor history, sessions.
+      // Housekeeping: abandoned multipart uploads, expired idempotency records, executor history,
+      // sessions, and the connectors' deliveries past their retention.
       {
         label: "maintenance",
         intervalMs: MAINTENANCE_MS,
@@ -63,6 +65,7 @@ runServer({
           await pruneExpiredIdempotencyRecords();
           await pruneExecutorHistory(sqlPool());
           await pruneExpiredSessions();
+          await pruneDeliveryLog(sqlPool(), config().connectors.deliveryRetentionDays);
         },
       },
       // The job outbox (at start too: what a crashed process left goes out at once), then pending

@@ -160,6 +160,7 @@ export const listConnectorDeliveriesEndpoint = defineEndpoint({
   method: "GET",
   path: "/connectors/{connectorId}/deliveries",
   summary: "List a connector's deliveries, newest first",
+  description: "Deliveries are kept `CONNECTOR_DELIVERY_RETENTION_DAYS` (default 30) days from their creation, then deleted with their attempts, unless still pending.",
   tag: TAG,
   auth: "apiKey",
   permission: "connectors:read",

@@ -63,6 +63,7 @@ const envSchema = z.object({
   CONNECTOR_DISABLE_AFTER_FAILING_SECONDS: int(0).default(3600),
   CONNECTOR_SECRET_GRACE_SECONDS: int(0).default(24 * 60 * 60),
   CONNECTOR_SWEEP_AFTER_SECONDS: int(1).default(60),
+  CONNECTOR_DELIVERY_RETENTION_DAYS: int(0).default(30),
   SMTP_URL: z.string().url().optional(),
   SMTP_FROM: z.string().default("Sieve <sieve@localhost>"),
   // Portal sign-in (lib/auth/sessions.ts): Auth.js's secret (else one kept in DATA_DIR), session
@@ -209,6 +210,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
        * sweep; above the longest a live first attempt takes (a 20 s wait for its turn + the timeout).
        */
       sweepAfterSeconds: e.CONNECTOR_SWEEP_AFTER_SECONDS,
+      /** Deliveries (not pending) are deleted with their attempts this many days after their creation; 0 keeps them. */
+      deliveryRetentionDays: e.CONNECTOR_DELIVERY_RETENTION_DAYS,
       smtp: { url: e.SMTP_URL, from: e.SMTP_FROM },
     },
     portal: {

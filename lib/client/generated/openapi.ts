@@ -731,7 +731,9 @@ export interface paths {
         };
         /**
          * List a connector's deliveries, newest first
-         * @description Requires permission `connectors:read`.
+         * @description Deliveries are kept `CONNECTOR_DELIVERY_RETENTION_DAYS` (default 30) days from their creation, then deleted with their attempts, unless still pending.
+         *
+         *     Requires permission `connectors:read`.
          */
         get: operations["listConnectorDeliveries"];
         put?: never;
