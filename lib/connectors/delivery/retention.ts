@@ -13,10 +13,10 @@ type Queryable = Pick<pg.Pool, "query">;
  * them: the first run after an upgrade over a large old log spreads over the following runs
  * rather than holding the server's other housekeeping.
  */
-export const PRUNE_BATCH = 1000;
+const PRUNE_BATCH = 1000;
 const MAX_BATCHES_PER_RUN = 50;
 
-export const PRUNE_DELIVERIES = `DELETE FROM connector_deliveries WHERE id IN (
+const PRUNE_DELIVERIES = `DELETE FROM connector_deliveries WHERE id IN (
   SELECT old.id FROM connectors c CROSS JOIN LATERAL (
     SELECT d.id FROM connector_deliveries d
      WHERE d.connector_id = c.id AND d.created_at < now() - make_interval(days => $1::int) AND d.status <> 'pending'
@@ -31,7 +31,7 @@ export async function pruneDeliveryLog(
 ): Promise<number> {
   if (retentionDays <= 0) return 0;
   let deleted = 0;
-  for (let run = 0; run < maxBatches; run++) {
+  for (let statement = 0; statement < maxBatches; statement++) {
     const { rowCount } = await db.query(PRUNE_DELIVERIES, [retentionDays, batch]);
     deleted += rowCount ?? 0;
     if ((rowCount ?? 0) < batch) break;
