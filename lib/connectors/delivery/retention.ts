@@ -1,6 +1,6 @@
 import type pg from "pg";
 
-type Queryable = Pick<pg.Pool, "query">;
+type Queryable = Pick<pg.PoolClient, "query">;
 
 /**
  * The deliveries log's retention (CONNECTOR_DELIVERY_RETENTION_DAYS): a delivery created more than
